@@ -1,0 +1,1 @@
+"""kata's engine: the catalog, the checker and its reports."""

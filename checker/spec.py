@@ -1,0 +1,241 @@
+"""What a kata's spec module declares, and the default way a case is run.
+
+A spec module (`checker/specs/<kata>.py`) defines `FAMILIES`, a tuple of `Family`. Each family
+makes the inputs of one case from a seeded generator; named edge cases come first, random draws
+after. Optional hooks in the spec module replace the defaults below:
+
+    call(kata, entry, inputs, device) -> Outcome          # how the learner's entry point is run
+    expected(kata, entry, inputs, device) -> [Outcome]    # the reference's accepted answers
+    compare(case, expected, got) -> list[Problem] | None  # replaces the generic comparison
+    TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
+    MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from checker.errors import KataError
+
+# (rtol, atol) per dtype: a correct answer computed in another order must pass.
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float64: (1e-7, 1e-9),
+    torch.float32: (1e-4, 1e-5),
+    torch.float16: (1e-2, 1e-2),
+    torch.bfloat16: (2e-2, 2e-2),
+}
+
+
+class _RunDevice:
+    """Placeholder in `Inputs.args` for the device the check runs on (mask katas' `device=`)."""
+
+    def __repr__(self) -> str:
+        return "<run device>"
+
+
+RUN_DEVICE = _RunDevice()
+
+
+@dataclass
+class Inputs:
+    """Everything one case feeds the entry point."""
+
+    args: dict[str, Any]  # keyword arguments (CPU tensors, arrays, Python values)
+    init: dict[str, Any] = field(default_factory=dict)  # modules: __init__ kwargs
+    params: dict[str, torch.Tensor] | None = None  # modules: state_dict to load (strict)
+    train: bool = False  # modules: train() or eval()
+    grad_of: tuple[str, ...] = ()  # args whose gradients are compared (modules add every parameter)
+    probe: torch.Tensor | None = None  # backward of (first output * probe).sum(); None = .sum()
+    show: dict[str, Any] = field(default_factory=dict)  # scalars the report shows (gamma, eps, …)
+    tol: tuple[float, float] | None = None  # this case's (rtol, atol), overriding the table
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # snake_case; a case is "name" (one draw) or "name.i"
+    about: str  # what it tests, in one sentence
+    make: Callable[[torch.Generator], Inputs]
+    draws: int = 1
+    default_meta: bool = False  # run the learner with the default device set to `meta`
+    cpu_only: bool = False  # keep this case on the CPU whatever --device says
+
+
+@dataclass
+class Case:
+    name: str
+    family: Family
+    seed: int
+    inputs: Inputs
+
+    @property
+    def device_independent(self) -> bool:
+        return self.family.cpu_only or self.family.default_meta
+
+
+@dataclass
+class Outcome:
+    """What running an entry point on one case produced."""
+
+    value: Any  # what the function or forward returned
+    extras: dict[str, Any] = field(default_factory=dict)  # gradients, by name
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known wrong variant: when the learner's output matches it, the report names it."""
+
+    label: str  # "dones ignored in the recursion"
+    hint: str  # the fix, in one sentence
+    fn: Callable[..., Any]  # same signature as the entry point (a class for module katas)
+
+
+def case_seed(seed: int, name: str) -> int:
+    """Each case's generator depends only on the run seed and its name, so --case reproduces it."""
+    return (seed * 1_000_003 + zlib.crc32(name.encode())) % (2**63 - 1)
+
+
+def case_names(spec: Any) -> list[str]:
+    return [name for family in spec.FAMILIES for name in _names(family)]
+
+
+def build_cases(spec: Any, seed: int, only: str | None = None) -> list[Case]:
+    names = case_names(spec)
+    if only is not None and only not in names and not any(n.split(".")[0] == only for n in names):
+        import difflib
+
+        close = difflib.get_close_matches(only, names, n=3, cutoff=0.4)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise KataError(f"No case named '{only}'.{hint}")
+    cases = []
+    for family in spec.FAMILIES:
+        for name in _names(family):
+            if only is not None and only not in (name, family.name):
+                continue
+            generator = torch.Generator().manual_seed(case_seed(seed, name))
+            cases.append(Case(name, family, seed, family.make(generator)))
+    return cases
+
+
+def _names(family: Family) -> list[str]:
+    return [family.name] if family.draws == 1 else [f"{family.name}.{i}" for i in range(family.draws)]
+
+
+def tolerance(spec: Any, case: Case, dtype: torch.dtype) -> tuple[float, float]:
+    if case.inputs.tol is not None:
+        return case.inputs.tol
+    table = {**TOLERANCES, **getattr(spec, "TOLERANCES", {})}
+    return table.get(dtype, (0.0, 0.0))
+
+
+# ---------------------------------------------------------------- the default protocol
+
+
+def place(value: Any, device: torch.device) -> Any:
+    """Move a case's argument to the run device (numpy arrays and Python values stay)."""
+    if value is RUN_DEVICE:
+        return device
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    return value
+
+
+def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_meta: bool = False) -> Outcome:
+    """Run the entry point on one case: build the module, call it, take the gradients asked for."""
+    args = {name: place(value, device) for name, value in inputs.args.items()}
+    for name in inputs.grad_of:
+        args[name] = args[name].detach().requires_grad_(True)
+    module = None
+    if kata.kind == "module":
+        module = entry(**inputs.init)
+        if inputs.params is not None:
+            load_params(module, inputs.params)
+        module.to(device)
+        module.train(inputs.train)
+    fn = module if module is not None else entry
+    with default_device_meta() if default_meta else _nothing():
+        value = fn(**args)
+    extras = gradients(value, args, inputs, module, device) if (inputs.grad_of or module is not None and inputs.probe is not None) else {}
+    return Outcome(value, extras)
+
+
+def gradients(value: Any, args: dict, inputs: Inputs, module: Any, device: torch.device) -> dict[str, Any]:
+    first = value[0] if isinstance(value, (tuple, list)) and value else value
+    if not isinstance(first, torch.Tensor) or not first.requires_grad:
+        # The structure check reports a wrong output; a tensor cut off from the graph has no grads.
+        extras: dict[str, Any] = {f"grad of {n}": None for n in inputs.grad_of}
+        if module is not None:
+            extras.update({f"grad of {n}": None for n, _ in module.named_parameters()})
+        return extras
+    probe = inputs.probe.to(device=first.device, dtype=first.dtype) if inputs.probe is not None else None
+    loss = first.sum() if probe is None or probe.shape != first.shape else (first * probe).sum()
+    loss.backward()
+    extras = {f"grad of {n}": args[n].grad for n in inputs.grad_of}
+    if module is not None:
+        extras.update({f"grad of {n}": p.grad for n, p in module.named_parameters()})
+    return extras
+
+
+class ParamsError(Exception):
+    """The learner's module does not have the parameters the contract names."""
+
+
+def load_params(module: Any, params: dict[str, torch.Tensor]) -> None:
+    own = dict(module.state_dict())
+    missing = [k for k in params if k not in own]
+    extra = [k for k in own if k not in params]
+    shaped = [f"{k} is {tuple(own[k].shape)}, expected {tuple(v.shape)}" for k, v in params.items()
+              if k in own and tuple(own[k].shape) != tuple(v.shape)]
+    if missing or extra or shaped:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if extra:
+            parts.append("unexpected " + ", ".join(extra))
+        if shaped:
+            parts.append("; ".join(shaped))
+        raise ParamsError("the module's parameters do not match the contract: " + "; ".join(parts))
+    module.load_state_dict(params, strict=True)
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def default_device_meta() -> Any:
+    """Make `meta` the default device, except for 0-dim tensors built from Python numbers.
+
+    On CUDA a tensor created without `device=` lands on the CPU and breaks the result; here it
+    lands on `meta`, which breaks the same way, so the bug shows on a CPU-only machine. A 0-dim
+    CPU tensor (`torch.tensor(0.0)`) mixes freely with CUDA tensors, so it stays on the CPU.
+    """
+    from torch.overrides import TorchFunctionMode
+
+    try:
+        from torch.utils._device import _device_constructors
+
+        factories = _device_constructors()
+    except ImportError:  # older torch: the common factories are enough
+        factories = {torch.zeros, torch.ones, torch.empty, torch.full, torch.arange, torch.tensor,
+                     torch.rand, torch.randn, torch.randint, torch.linspace, torch.eye, torch.as_tensor}
+
+    class DefaultMeta(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+            kwargs = kwargs or {}
+            if func in factories and kwargs.get("device") is None:
+                scalar = func in (torch.tensor, torch.as_tensor) and args and isinstance(args[0], (int, float, bool))
+                kwargs["device"] = "cpu" if scalar else "meta"
+            return func(*args, **kwargs)
+
+    return DefaultMeta()
+
+
+def as_numpy(t: torch.Tensor) -> np.ndarray:
+    return t.detach().cpu().numpy()

@@ -1,0 +1,1 @@
+"""Case families per kata: `checker.specs.<module>` builds the inputs the checker draws."""

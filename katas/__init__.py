@@ -1,0 +1,1 @@
+"""Stubs handed to the learner by `kata start` (read as files, never imported)."""

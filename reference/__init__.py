@@ -1,0 +1,1 @@
+"""Hidden reference solutions: the checker's ground truth, shown by `kata reveal`."""
