@@ -82,6 +82,7 @@ class Outcome:
 
     value: Any  # what the function or forward returned
     extras: dict[str, Any] = field(default_factory=dict)  # gradients, by name
+    args: dict[str, Any] = field(default_factory=dict)  # the arguments as passed (for the in-place check)
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,9 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_me
     fn = module if module is not None else entry
     with default_device_meta() if default_meta else _nothing():
         value = fn(**args)
-    extras = gradients(value, args, inputs, module, device) if (inputs.grad_of or module is not None and inputs.probe is not None) else {}
-    return Outcome(value, extras)
+    wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
+    extras = gradients(value, args, inputs, module, device) if wants_grads else {}
+    return Outcome(value, extras, args)
 
 
 def gradients(value: Any, args: dict, inputs: Inputs, module: Any, device: torch.device) -> dict[str, Any]:

@@ -1,0 +1,408 @@
+"""The checker's parent side: static checks, then the learner and the reference side by side.
+
+The parent draws every case's inputs from the seed, then forks two children: one runs the
+learner's file (isolated, time-limited), the other the hidden reference. Both stream outcomes
+back over pipes in a safe format; the parent, whose torch the learner's code never touched,
+compares them. Forking after torch is imported is what makes a check cost one torch import.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # asking about CUDA must not break fork
+
+import importlib
+import random
+import selectors
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from checker import codec, static
+from checker import spec as spec_api
+from checker.catalog import Kata
+from checker.compare import SMALL, compare_outcome
+from checker.errors import KataError
+from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
+from checker.worker import Limits, child_main, describe_error, isolate, load_entry, serve
+
+OUTPUT_TAIL = 4000
+
+
+def resolve_device(name: str = "auto") -> torch.device:
+    name = name.lower()
+    if name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        mps = getattr(torch.backends, "mps", None)
+        return torch.device("mps" if mps is not None and mps.is_available() else "cpu")
+    if name not in ("cpu", "cuda", "mps"):
+        raise KataError(f"Unknown device '{name}': use auto, cpu, cuda or mps.")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise KataError("--device cuda was asked for, but no CUDA GPU is available here.")
+    if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise KataError("--device mps was asked for, but MPS is not available here.")
+    return torch.device(name)
+
+
+@dataclass
+class Request:
+    kata: Kata
+    path: Path
+    device: str = "auto"
+    seed: int | None = None
+    case: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    bench: bool = False
+
+
+def check(request: Request) -> CheckResult:
+    """Check the learner's file against the kata; always returns a result for the learner's faults."""
+    started = time.perf_counter()
+    kata, path = request.kata, request.path
+    seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
+    base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
+    text, finding = static.read_source(path)
+    if finding is None:
+        finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
+    if finding is not None:
+        status = Status.FAIL if finding.status == "fail" else Status.ERROR
+        return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
+    spec = importlib.import_module(kata.spec_module)
+    device = resolve_device(request.device)
+    cases = spec_api.build_cases(spec, seed, request.case)
+    run = _Run(kata, spec, cases, device, path, request.limits)
+    try:
+        result = run.execute()
+    finally:
+        run.cleanup()
+    result = replace(result, kata=kata.id, title=kata.title, file=str(path), device=str(device), seed=seed,
+                     seconds=time.perf_counter() - started)
+    if request.bench and result.passed:
+        from checker.bench import bench
+
+        result = replace(result, bench=bench(kata, spec, path, device))
+    return result
+
+
+@dataclass
+class _Stream:
+    child: int
+    fd: int
+    reader: codec.MessageReader = field(default_factory=codec.MessageReader)
+    messages: list[tuple[dict, list[bytes]]] = field(default_factory=list)
+    status: int | None = None
+    garbled: bool = False
+    current: int | None = None  # the case that has started and not finished
+
+    def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
+        return {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
+
+    def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
+        return next(((h, b) for h, b in self.messages if h.get("m") == kind), None)
+
+
+class _Run:
+    def __init__(self, kata: Kata, spec: Any, cases: list[spec_api.Case], device: torch.device, path: Path, limits: Limits):
+        self.kata, self.spec, self.cases, self.device, self.path, self.limits = kata, spec, cases, device, path, limits
+        self.capture = tempfile.TemporaryFile()
+        self.children: list[int] = []
+        self.timed_out = False
+        self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
+
+    # ---------------------------------------------------------------- children
+
+    def _fork(self, body: Any) -> _Stream:
+        read_fd, write_fd = os.pipe()
+        sys.stdout.flush()  # or the child would print the parent's buffered output again
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover — runs in the child
+            os.close(read_fd)
+            torch.set_num_threads(1)  # forked after torch: one thread avoids OpenMP's fork hang
+            child_main(write_fd, lambda: body(write_fd))
+        os.close(write_fd)
+        self.children.append(pid)
+        return _Stream(pid, read_fd)
+
+    def _learner(self, fd: int) -> None:
+        isolate(self.capture.fileno(), self.limits, self.device)
+        _fast_math_off()
+        try:
+            entry = load_entry(self.path, self.kata.entry, f"kata_learner_{self.kata.module}")
+        except BaseException as exc:  # noqa: BLE001 — an import-time failure is the learner's
+            from checker.worker import send
+
+            send(fd, {"m": "fatal", "stage": "import", "error": describe_error(exc, self.path)})
+            return
+
+        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
+            device = torch.device("cpu") if case.device_independent else self.device
+            hook = getattr(self.spec, "call", spec_api.call)
+            return [hook(self.kata, entry, case.inputs, device, default_meta=case.family.default_meta)]
+
+        serve(fd, run_case, self.cases, self.path, send_args=True)
+
+    def _reference(self, fd: int) -> None:
+        _fast_math_off()
+        entry = load_entry(self.kata.reference_path, self.kata.entry, f"kata_reference_{self.kata.module}")
+        hook = getattr(self.spec, "expected", None)
+
+        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
+            device = torch.device("cpu") if case.device_independent else self.device
+            if hook is not None:
+                return hook(self.kata, entry, case.inputs, device)
+            return [spec_api.call(self.kata, entry, case.inputs, device)]
+
+        serve(fd, run_case, self.cases)
+
+    # ---------------------------------------------------------------- collecting
+
+    def execute(self) -> CheckResult:
+        learner = self._fork(self._learner)
+        reference = self._fork(self._reference)
+        deadline = time.monotonic() + self.limits.seconds
+        self._collect([learner, reference], deadline)
+        return self._judge(learner, reference)
+
+    def _collect(self, streams: list[_Stream], deadline: float) -> None:
+        selector = selectors.DefaultSelector()
+        for stream in streams:
+            selector.register(stream.fd, selectors.EVENT_READ, stream)
+        open_count = len(streams)
+        while open_count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.timed_out = True
+                break
+            for key, _ in selector.select(timeout=min(left, 0.5)):
+                stream: _Stream = key.data
+                chunk = os.read(stream.fd, 1 << 20)
+                if chunk:
+                    self._feed(stream, chunk)
+                    continue
+                selector.unregister(stream.fd)
+                os.close(stream.fd)
+                stream.fd = -1
+                stream.status = self._reap(stream.child, block=True)
+                open_count -= 1
+        for stream in streams:
+            if stream.fd >= 0:
+                selector.unregister(stream.fd)
+                os.close(stream.fd)
+                stream.fd = -1
+        selector.close()
+
+    def _feed(self, stream: _Stream, chunk: bytes) -> None:
+        if stream.garbled:
+            return
+        try:
+            for header, buffers in stream.reader.feed(chunk):
+                stream.messages.append((header, buffers))
+                if header.get("m") == "start":
+                    stream.current = header["i"]
+                elif header.get("m") == "case":
+                    stream.current = None
+        except (ValueError, KeyError, UnicodeDecodeError):
+            stream.garbled = True
+
+    def _reap(self, pid: int, block: bool) -> int | None:
+        try:
+            _, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            return status
+        except ChildProcessError:
+            return None
+
+    def cleanup(self) -> None:
+        """End every child and anything the learner's code left running in its process group."""
+        for pid in self.children:
+            for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+                try:
+                    kill()
+                except (ProcessLookupError, PermissionError):
+                    pass
+            self._reap(pid, block=True)
+        self.children.clear()
+        self.capture.close()
+
+    # ---------------------------------------------------------------- judging
+
+    def _output(self) -> str:
+        self.capture.seek(0, os.SEEK_END)
+        size = self.capture.tell()
+        self.capture.seek(max(0, size - OUTPUT_TAIL))
+        tail = self.capture.read().decode("utf-8", "replace")
+        return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
+
+    def _judge(self, learner: _Stream, reference: _Stream) -> CheckResult:
+        self.cleanup_children_only()
+        base = CheckResult(kata=self.kata.id, title=self.kata.title, file=str(self.path), device=str(self.device),
+                           seed=0, status=Status.ERROR, output=self._output())
+        expected = reference.by_case()
+        if len(expected) < len(self.cases):
+            fatal = reference.has("fatal")
+            detail = fatal[0]["error"]["message"] if fatal else f"it stopped after {len(expected)} cases"
+            raise RuntimeError(f"kata's reference for {self.kata.id} failed: {detail}")
+        fatal = learner.has("fatal")
+        if fatal:
+            error = fatal[0]["error"]
+            return replace(base, message=f"{self.path.name} failed while loading: {error['type']}: {error['message']}",
+                           cases=(), hint=error.get("traceback", ""))
+        if learner.garbled:
+            return replace(base, message="kata could not read back what your code produced (something wrote over "
+                                         "the checker's channel); nothing was judged.")
+        results = [self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
+                   if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
+        results = self._name_mistakes(results)
+        if learner.has("stub"):
+            return replace(base, message=f"{self.kata.entry} is not implemented yet: it still raises NotImplementedError. "
+                                         f"Write it in {self.path.name}, then check again.",
+                           hint=f"Stuck? 'kata hint {self.kata.id}' gives a nudge.")
+        ran_all = len(learner.by_case()) == len(self.cases)
+        status = Status.PASS if ran_all and all(r.status is Status.PASS for r in results) else (
+            Status.ERROR if any(r.status is Status.ERROR for r in results) else Status.FAIL)
+        message = "" if ran_all else self._stop_message(learner)
+        return replace(base, status=status, message=message, cases=tuple(results))
+
+    def cleanup_children_only(self) -> None:
+        for pid in self.children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _stopped_at(self, learner: _Stream) -> int | None:
+        """The case the learner's process was in when it stopped without finishing."""
+        if learner.has("done") or learner.has("stub"):
+            return None
+        if learner.current is not None:
+            return learner.current
+        done = learner.by_case()
+        return max(done) + 1 if done and max(done) + 1 < len(self.cases) else (0 if not done else None)
+
+    def _stop_message(self, learner: _Stream) -> str:
+        at = self._stopped_at(learner)
+        name = self.cases[at].name if at is not None else "?"
+        if self.timed_out:
+            return f"Timed out after {self.limits.seconds:g} s in case {name}: an endless loop, or very slow code?"
+        return f"Your code ended the process in case {name}: {_exit_words(learner.status)}."
+
+    def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: _Stream) -> CaseResult:
+        info = CaseResult(name=case.name, family=case.family.name, about=case.family.about, status=Status.ERROR,
+                          inputs=_inputs_info(case), reproduce=self._reproduce(case))
+        got = learner.by_case().get(i)
+        if got is None:
+            return replace(info, error=LearnerError("Stopped", self._stop_message(learner)))
+        header, buffers = got
+        if "error" in header:
+            e = header["error"]
+            return replace(info, error=LearnerError(e["type"], e["message"], e.get("traceback", "")), seconds=header.get("t", 0.0))
+        exp_header, exp_buffers = expected
+        if "error" in exp_header:
+            raise RuntimeError(f"kata's reference raised on case {case.name}: {exp_header['error']['message']}")
+        alternatives = [_decode_outcome(o, exp_buffers) for o in exp_header["outcomes"]]
+        outcome = _decode_outcome(header["outcomes"][0], buffers)
+        self.got[case.name] = outcome
+        problems = self._compare(case, alternatives, outcome)
+        problems += _inplace_problems(case, header.get("after", {}), buffers)
+        status = Status.PASS if not problems else Status.FAIL
+        return replace(info, status=status, problems=tuple(problems), seconds=header.get("t", 0.0))
+
+    def _compare(self, case: spec_api.Case, alternatives: list[spec_api.Outcome], got: spec_api.Outcome) -> list[Problem]:
+        hook = getattr(self.spec, "compare", None)
+        if hook is not None:
+            custom = hook(self.kata, case, alternatives, got)
+            if custom is not None:
+                return custom
+        best: list[Problem] | None = None
+        for alternative in alternatives:
+            problems = compare_outcome(self.kata, self.spec, case, alternative, got)
+            if not problems:
+                return []
+            if best is None or _weight(problems) < _weight(best):
+                best = problems
+        return best or []
+
+    def _reproduce(self, case: spec_api.Case) -> str:
+        device = "" if self.device.type == "cpu" else f" --device {self.device.type}"
+        here = self.path.parent.resolve() == Path.cwd().resolve()
+        target = self.kata.id if here and self.path.name == self.kata.filename else (self.path.name if here else str(self.path))
+        return f"kata check {target} --seed {case.seed} --case {case.name}{device}"
+
+    def _name_mistakes(self, results: list[CaseResult]) -> list[CaseResult]:
+        from checker.mistakes import name_mistakes
+
+        return name_mistakes(self, results)
+
+
+def _fast_math_off() -> None:
+    """Compare exact arithmetic, not TF32 shortcuts: TF32 matmuls would miss the tolerances."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def _weight(problems: list[Problem]) -> tuple[int, int]:
+    structural = sum(p.kind != "values" for p in problems)
+    mismatched = sum(p.mismatch.mismatched for p in problems if p.mismatch is not None)
+    return structural, mismatched
+
+
+def _decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:
+    value = codec.decode(node["value"], buffers)
+    extras = {k: codec.decode(v, buffers) for k, v in node.get("extras", {}).items()}
+    return spec_api.Outcome(value, extras)
+
+
+def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) -> list[Problem]:
+    problems = []
+    for name, node in after.items():
+        before = case.inputs.args.get(name)
+        now = codec.decode(node, buffers)
+        if not isinstance(now, codec.TensorValue) or now.data is None:
+            continue
+        original = torch.as_tensor(before) if before is not None else None
+        if original is None or original.shape != now.data.shape:
+            continue
+        same = torch.equal(original.to(now.data.dtype), now.data) or (
+            original.dtype.is_floating_point and torch.allclose(original.double(), now.data.double(), rtol=0, atol=0, equal_nan=True))
+        if not same:
+            problems.append(Problem("inplace", f"input {name}", f"your code modified the input '{name}' in place "
+                                    "(masked_fill_, +=, [...] = …); work on a copy or use out-of-place ops"))
+    return problems
+
+
+def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
+    infos = []
+    for name, value in case.inputs.args.items():
+        if isinstance(value, torch.Tensor) or hasattr(value, "__array__") and hasattr(value, "shape"):
+            t = torch.as_tensor(value)
+            values = t.tolist() if t.numel() <= SMALL and t.device.type != "meta" else None
+            infos.append(TensorInfo(name, tuple(t.shape), str(t.dtype).removeprefix("torch."), values))
+        elif value is spec_api.RUN_DEVICE:
+            infos.append(TensorInfo(name, None, "device", "the run device"))
+        else:
+            infos.append(TensorInfo(name, None, type(value).__name__, value if isinstance(value, (int, float, bool, str, type(None))) else repr(value)))
+    for name, value in case.inputs.init.items():
+        infos.append(TensorInfo(f"init {name}", None, type(value).__name__, value))
+    if case.inputs.train:
+        infos.append(TensorInfo("mode", None, "str", "train"))
+    return tuple(infos)
+
+
+def _exit_words(status: int | None) -> str:
+    if status is None:
+        return "it stopped without a word"
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+        why = {"SIGSEGV": " (a segmentation fault)", "SIGKILL": " (killed: out of memory, or by you?)",
+               "SIGABRT": " (aborted)", "SIGFPE": " (arithmetic fault)"}.get(name, "")
+        return f"the process was killed by {name}{why}"
+    code = os.WEXITSTATUS(status)
+    return f"the process exited with status {code} (os._exit or sys.exit in your code?)"

@@ -1,0 +1,66 @@
+"""Name the likely mistake: run a kata's known wrong variants on the failing cases and say which
+one the learner's output matches ("This looks like: dones ignored in the recursion").
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+import torch
+
+from checker import spec as spec_api
+from checker.codec import Opaque
+from checker.compare import compare_outcome
+from checker.results import CaseResult, Status
+from checker.worker import serve
+
+MAX_CASES = 4  # naming runs on the first few failing cases: enough to be right, cheap to run
+SECONDS = 10.0
+
+
+class _Raised:
+    """Stands for a variant that raised on a case: it cannot match anything."""
+
+
+def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
+    mistakes = getattr(run.spec, "MISTAKES", ())
+    failing = [k for k, r in enumerate(results) if r.status is Status.FAIL and r.name in run.got][:MAX_CASES]
+    if not mistakes or not failing:
+        return results
+    cases = {c.name: c for c in run.cases}
+    chosen = [cases[results[k].name] for k in failing]
+
+    def body(fd: int) -> None:
+        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
+            device = torch.device("cpu") if case.device_independent else run.device
+            return [_attempt(run.kata, m.fn, case, device) for m in mistakes]
+
+        serve(fd, run_case, chosen)
+
+    stream = run._fork(body)
+    run._collect([stream], time.monotonic() + SECONDS)
+    outcomes = stream.by_case()
+    from checker.engine import _decode_outcome
+
+    results = list(results)
+    for j, k in enumerate(failing):
+        if j not in outcomes or "outcomes" not in outcomes[j][0]:
+            continue
+        header, buffers = outcomes[j]
+        case = chosen[j]
+        for mistake, node in zip(mistakes, header["outcomes"]):
+            variant = _decode_outcome(node, buffers)
+            if isinstance(variant.value, Opaque):  # the variant raised on this case
+                continue
+            if not compare_outcome(run.kata, run.spec, case, variant, run.got[case.name]):
+                results[k] = replace(results[k], mistake=mistake.label, mistake_hint=mistake.hint)
+                break
+    return results
+
+
+def _attempt(kata: Any, fn: Any, case: spec_api.Case, device: torch.device) -> spec_api.Outcome:
+    try:
+        return spec_api.call(kata, fn, case.inputs, device)
+    except Exception:  # noqa: BLE001 — a variant that cannot run this case names nothing
+        return spec_api.Outcome(_Raised())

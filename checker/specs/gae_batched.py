@@ -1,0 +1,128 @@
+"""Case families for `gae-batched`: dones in every place, per env, and the masked bootstrap."""
+from __future__ import annotations
+
+import torch
+
+from checker.spec import Family, Inputs, Mistake
+from checker.specs._rl import randint, trajectory, uniform
+
+
+def _rollout(g, T, N, done_at=(), *, dtype=torch.float32, bool_dones=True, gamma=0.99, lam=0.95,
+             env_dones=()) -> Inputs:
+    """done_at: steps where every env is done; env_dones: (t, n) pairs done in one env only."""
+    args = trajectory(g, T, done_at, dtype=dtype, bool_dones=True, shape_tail=(N,))
+    for t, n in env_dones:
+        args["dones"][t, n] = True
+    if not bool_dones:
+        args["dones"] = args["dones"].to(dtype)
+    args["last_values"] = torch.randn(N, generator=g, dtype=torch.float64).to(dtype)
+    args.update(gamma=gamma, lam=lam)
+    return Inputs(args=args, show={"gamma": gamma, "lam": lam, "T": T, "N": N})
+
+
+def _case(T, N, done_at=(), **kw):
+    return lambda g: _rollout(g, T, N, done_at, **kw)
+
+
+def _random(bool_dones: bool, dtype: torch.dtype = torch.float32):
+    def make(g: torch.Generator) -> Inputs:
+        T, N = randint(g, 1, 24), randint(g, 1, 6)
+        gamma, lam = round(uniform(g, 0.8, 1.0), 3), round(uniform(g, 0.5, 1.0), 3)
+        return _rollout(g, T, N, "random", dtype=dtype, bool_dones=bool_dones, gamma=gamma, lam=lam)
+    return make
+
+
+FAMILIES = (
+    Family("no_dones", "no env ends inside the rollout: the bootstrap flows back everywhere", _case(6, 3)),
+    Family("done_in_middle", "every env done at step 2: nothing after step 2 flows back into it", _case(6, 3, (2,))),
+    Family("done_in_one_env", "a done at step 2 in env 1 only: the other envs carry on",
+           _case(6, 3, env_dones=((2, 1),))),
+    Family("done_at_first_step", "every env done at step 0", _case(5, 3, (0,))),
+    Family("done_at_last_step", "every env done at the last step: last_values must be masked out", _case(5, 3, (4,))),
+    Family("done_at_last_step_some_envs", "envs 0 and 2 done at the last step: only their bootstrap is cut",
+           _case(5, 4, env_dones=((4, 0), (4, 2)))),
+    Family("consecutive_dones", "dones at steps 1, 2 and 3 in a row", _case(6, 2, (1, 2, 3))),
+    Family("all_done", "every step ends an episode: A = r - V", _case(4, 3, "all")),
+    Family("float_dones", "dones given as 0./1. floats instead of bools",
+           _case(6, 3, (1,), bool_dones=False, env_dones=((5, 0), (3, 2)))),
+    Family("one_step", "T = 1: only the bootstrap, masked in env 1", _case(1, 3, env_dones=((0, 1),))),
+    Family("one_env", "N = 1: a single env, shaped [T, 1]", _case(7, 1, (3,))),
+    Family("one_step_one_env", "T = 1 and N = 1", _case(1, 1)),
+    Family("one_step_one_env_done", "T = 1 and N = 1, done at that step: A = r - V", _case(1, 1, (0,))),
+    Family("two_steps", "T = 2, a done at step 0 in env 0", _case(2, 3, env_dones=((0, 0),))),
+    Family("square", "T = N = 4: time and envs must not be swapped", _case(4, 4, env_dones=((1, 2), (3, 0)))),
+    Family("gamma_zero", "gamma = 0: A = r - V", _case(6, 3, (2,), gamma=0.0)),
+    Family("gamma_one", "gamma = 1: no discounting", _case(6, 3, (2,), gamma=1.0)),
+    Family("lam_zero", "lam = 0: A is the one-step TD error", _case(6, 3, (2,), lam=0.0)),
+    Family("lam_one", "lam = 1: A is the bootstrapped return minus V", _case(6, 3, (2,), lam=1.0)),
+    Family("long_float64", "T = 300 in float64 with random dones", _case(300, 4, "random", dtype=torch.float64),
+           draws=2),
+    Family("long_no_dones_float64", "T = 320 in float64, gamma = lam = 1, no dones",
+           _case(320, 2, (), gamma=1.0, lam=1.0, dtype=torch.float64)),
+    Family("random", "random T, N, dones, gamma and lam (bool dones)", _random(True), draws=45),
+    Family("random_float_dones", "random T, N, dones, gamma and lam (float dones)", _random(False), draws=25),
+    Family("random_float64", "random T, N, dones, gamma and lam in float64", _random(True, torch.float64), draws=10),
+    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
+           _case(5, 3, env_dones=((2, 1), (4, 0))), default_meta=True),
+)
+
+
+# ---------------------------------------------------------------- known mistakes
+
+
+def _gae(rewards, dones, values, last_values, gamma, lam, *, cut_value=True, cut_carry=True,
+         mask_bootstrap=True, bootstrap=True, late=False):
+    T = rewards.shape[0]
+    nd = 1.0 - dones.to(rewards.dtype)
+    adv = torch.zeros_like(rewards)
+    next_value = last_values if bootstrap else torch.zeros_like(last_values)
+    gae = torch.zeros_like(rewards[0])
+    for t in reversed(range(T)):
+        cut = (nd[t + 1] if t + 1 < T else torch.ones_like(nd[t])) if late else nd[t]
+        value_cut = cut if (t < T - 1 or mask_bootstrap) else torch.ones_like(cut)
+        delta = rewards[t] + gamma * next_value * (value_cut if cut_value else 1.0) - values[t]
+        gae = delta + gamma * lam * (cut if cut_carry else 1.0) * gae
+        adv[t] = gae
+        next_value = values[t]
+    return adv, adv + values
+
+
+def _dones_ignored(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    return _gae(rewards, dones, values, last_values, gamma, lam, cut_value=False, cut_carry=False)
+
+
+def _bootstrap_not_masked(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    return _gae(rewards, dones, values, last_values, gamma, lam, mask_bootstrap=False)
+
+
+def _no_bootstrap(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    return _gae(rewards, dones, values, last_values, gamma, lam, bootstrap=False)
+
+
+def _carry_not_cut(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    return _gae(rewards, dones, values, last_values, gamma, lam, cut_carry=False)
+
+
+def _one_step_late(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    return _gae(rewards, dones, values, last_values, gamma, lam, late=True)
+
+
+def _normalised(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+    adv, ret = _gae(rewards, dones, values, last_values, gamma, lam)
+    return (adv - adv.mean()) / (adv.std() + 1e-8), ret
+
+
+MISTAKES = (
+    Mistake("dones ignored", "multiply both the next value and the carried advantage by (1 - dones[t])",
+            _dones_ignored),
+    Mistake("the bootstrap is not masked by the last step's done",
+            "at t = T-1 the next value is last_values * (1 - dones[T-1]), like any other next value",
+            _bootstrap_not_masked),
+    Mistake("no bootstrap from last_values", "after the last step the next value is last_values, not 0",
+            _no_bootstrap),
+    Mistake("a done does not cut the carried advantage", "A[t] = delta[t] + gamma * lam * (1 - dones[t]) * A[t+1]",
+            _carry_not_cut),
+    Mistake("a done cuts one step late (dones[t+1] used for step t)",
+            "the done that cuts step t's future is dones[t], the same index as the reward", _one_step_late),
+    Mistake("advantages normalised", "gae-batched returns the raw A: no normalisation", _normalised),
+)

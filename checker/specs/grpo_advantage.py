@@ -1,0 +1,112 @@
+"""Case families for `grpo-advantage`: single and batched groups, scales, ties and binary rewards."""
+from __future__ import annotations
+
+import torch
+
+from checker.spec import Family, Inputs, Mistake
+from checker.specs._rl import pick, randint, uniform
+
+
+def _scaled(g: torch.Generator, shape: tuple[int, ...], dtype=torch.float32) -> torch.Tensor:
+    """Rewards whose groups (last dim) each have their own offset and scale, 1e-2 to 1e3 apart."""
+    lead = shape[:-1]
+    scale = 10 ** (torch.rand((*lead, 1), generator=g, dtype=torch.float64) * 5 - 2)
+    offset = torch.randn((*lead, 1), generator=g, dtype=torch.float64) * scale * 3
+    r = offset + scale * torch.randn(shape, generator=g, dtype=torch.float64)
+    return r.to(dtype)
+
+
+def _case(shape, kind="normal", *, dtype=torch.float32):
+    def make(g: torch.Generator) -> Inputs:
+        if kind == "normal":
+            r = torch.randn(shape, generator=g, dtype=torch.float64).to(dtype)
+        elif kind == "scaled":
+            r = _scaled(g, shape, dtype)
+        elif kind == "binary":
+            r = (torch.rand(shape, generator=g) < 0.5).to(dtype)
+            if len(shape) > 1 and shape[-2] > 1:
+                r[..., 0, :] = 1.0  # a group where every completion is right
+                r[..., 1, :] = 0.0  # and one where every completion is wrong
+        elif kind == "equal":  # exact small values, so the group mean is exact and r - mean is 0
+            r = torch.randint(-2, 3, (*shape[:-1], 1), generator=g).to(dtype).expand(shape).clone()
+        elif kind == "one_equal":
+            r = _scaled(g, shape, dtype)
+            r[..., 0, :] = 0.5
+        elif kind == "zeros":
+            r = torch.zeros(shape, dtype=dtype)
+        else:
+            raise ValueError(kind)
+        return Inputs(args={"rewards": r}, show={"G": shape[-1]})
+    return make
+
+
+def _random(g: torch.Generator) -> Inputs:
+    rank = pick(g, [1, 2, 2, 2, 3])
+    G = randint(g, 2, 16)
+    shape = (*[randint(g, 1, 5) for _ in range(rank - 1)], G)
+    kind = pick(g, ["scaled", "scaled", "normal", "binary_random"])
+    if kind == "binary_random":
+        r = (torch.rand(shape, generator=g) < uniform(g, 0.2, 0.8)).float()
+    else:
+        r = _case(shape, kind)(g).args["rewards"]
+    return Inputs(args={"rewards": r}, show={"G": G})
+
+
+FAMILIES = (
+    Family("single_group", "a 1-D tensor is one group of G = 8", _case((8,))),
+    Family("two_completions", "G = 2, the smallest group (unbiased std of two numbers)", _case((2,))),
+    Family("two_completions_batched", "[5, 2]: five groups of two", _case((5, 2), "scaled")),
+    Family("binary_rewards", "0/1 rewards in [6, 8] groups, one all-right and one all-wrong group", _case((6, 8), "binary")),
+    Family("binary_single_group", "0/1 rewards in one group of 8", _case((8,), "binary")),
+    Family("equal_rewards", "one group where every reward is equal: zeros, not NaN", _case((8,), "equal")),
+    Family("all_zero_rewards", "[4, 6] groups of zeros: zeros, not NaN", _case((4, 6), "zeros")),
+    Family("equal_group_in_batch", "one group of equal rewards among groups of other scales", _case((5, 6), "one_equal")),
+    Family("batched_scales", "[6, 8] groups on scales 1e-2 to 1e3 apart: each needs its own mean and std",
+           _case((6, 8), "scaled"), draws=3),
+    Family("square_batch", "[6, 6]: as many groups as completions, so the group dim must be the last",
+           _case((6, 6), "scaled")),
+    Family("three_d", "[2, 3, 8]: leading dims of any rank", _case((2, 3, 8), "scaled"), draws=2),
+    Family("four_d", "[2, 2, 3, 4]", _case((2, 2, 3, 4), "scaled")),
+    Family("three_d_equal", "[2, 3, 4] where every group has equal rewards", _case((2, 3, 4), "equal")),
+    Family("large_group", "G = 64 in one group", _case((64,))),
+    Family("float64", "[4, 8] scaled groups in float64", _case((4, 8), "scaled", dtype=torch.float64)),
+    Family("random", "random ranks, group sizes, scales and binary rewards", _random, draws=82),
+    Family("device", "tensors you create follow the input's device (default device set to meta)",
+           _case((4, 6), "one_equal"), default_meta=True),
+)
+
+
+# ---------------------------------------------------------------- known mistakes
+
+
+def _global_stats(rewards):
+    a = rewards - rewards.mean()
+    return (a - a.mean()) / (a.std() + 1e-8)
+
+
+def _biased_std(rewards):
+    return (rewards - rewards.mean(-1, keepdim=True)) / (rewards.std(-1, keepdim=True, unbiased=False) + 1e-8)
+
+
+def _no_epsilon(rewards):
+    return (rewards - rewards.mean(-1, keepdim=True)) / rewards.std(-1, keepdim=True)
+
+
+def _first_dim(rewards):
+    return (rewards - rewards.mean(0, keepdim=True)) / (rewards.std(0, keepdim=True) + 1e-8)
+
+
+def _centred_only(rewards):
+    return rewards - rewards.mean(-1, keepdim=True)
+
+
+MISTAKES = (
+    Mistake("statistics over the whole tensor instead of per group",
+            "each group is the last dim: mean(dim=-1, keepdim=True) and std(dim=-1, keepdim=True)", _global_stats),
+    Mistake("biased std", "use torch's default unbiased std (std(dim=-1), not unbiased=False / correction=0)",
+            _biased_std),
+    Mistake("no epsilon: equal rewards give NaN", "divide by std + 1e-8 so a group of equal rewards gives 0",
+            _no_epsilon),
+    Mistake("statistics along the first dim", "groups run along the last dim (dim=-1), not dim=0", _first_dim),
+    Mistake("not divided by the std", "advantages = (r - mean) / (std + 1e-8), per group", _centred_only),
+)

@@ -1,0 +1,128 @@
+"""What can be said about a learner's file without running it: readable, parseable, no banned
+calls, and the entry point defined. Import-light (no torch): this runs before torch is loaded.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from checker.errors import KataError
+
+KATA_LINE = re.compile(r"^#\s*kata:\s*([A-Za-z0-9_-]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Finding:
+    status: str  # "error" (cannot run) or "fail" (broke a rule)
+    message: str
+    hint: str = ""
+
+
+def read_source(path: Path) -> tuple[str | None, Finding | None]:
+    """The file's text, or a finding saying why it cannot be read as Python source."""
+    if not path.exists():
+        raise KataError(f"No file at {path}. Start the kata with 'kata start <name>' or give the path to your file.")
+    if path.is_dir():
+        raise KataError(f"{path} is a directory; give the path to your .py file.")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KataError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
+    if b"\x00" in data:
+        return None, Finding("error", f"{path.name} is a binary file, not Python source.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, Finding("error", f"{path.name} is not valid UTF-8 (byte {exc.start}): save it as UTF-8 text.")
+    if not text.strip():
+        return None, Finding("error", f"{path.name} is empty.", "Run 'kata start <name> --force' to get the stub back (the old file is kept as a backup).")
+    return text, None
+
+
+def kata_line(text: str) -> str | None:
+    for line in text.splitlines()[:5]:
+        match = KATA_LINE.match(line.strip())
+        if match:
+            return match.group(1)
+    return None
+
+
+def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Finding | None:
+    try:
+        tree = ast.parse(text, filename=filename)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+        line = (exc.text or "").rstrip("\n")
+        shown = f"\n    {line}\n    {' ' * max((exc.offset or 1) - 1, 0)}^" if line.strip() else ""
+        return Finding("error", f"SyntaxError in {filename}, {where}: {exc.msg}{shown}")
+    used = banned_uses(tree, banned)
+    if used:
+        name, lineno = used[0]
+        return Finding("fail", f"{filename}, line {lineno}: uses {name}, which this kata bans — the point is to write it yourself.")
+    defined = top_level_names(tree)
+    if entry not in defined:
+        close = difflib.get_close_matches(entry, defined, n=1, cutoff=0.6)
+        listing = ", ".join(defined) if defined else "nothing at the top level"
+        hint = f" Did you mean '{close[0]}'? Rename it to '{entry}'." if close else ""
+        return Finding("error", f"{filename} does not define '{entry}'. It defines: {listing}.{hint}")
+    return None
+
+
+def top_level_names(tree: ast.Module) -> list[str]:
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"]
+    return [n for n in dict.fromkeys(names) if not n.startswith("__")]
+
+
+def banned_uses(tree: ast.Module, banned: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Dotted names the file uses that fall under a banned name (resolving import aliases)."""
+    aliases: dict[str, str] = {}
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                aliases[(alias.asname or alias.name).split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+                _check(alias.name, node.lineno, banned, found)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                aliases[alias.asname or alias.name] = full
+                _check(full, node.lineno, banned, found)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node)
+            head, _, rest = (dotted or "").partition(".")
+            if head in aliases and rest:  # only names that come from an import can be library calls
+                _check(f"{aliases[head]}.{rest}", node.lineno, banned, found)
+        elif isinstance(node, ast.Name) and node.id in aliases:
+            _check(aliases[node.id], node.lineno, banned, found)
+    return sorted(set(found), key=lambda item: item[1])
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _check(name: str, lineno: int, banned: tuple[str, ...], found: list[tuple[str, int]]) -> None:
+    for ban in banned:
+        short = ban.rsplit(".", 1)[-1]
+        if name == ban or name.startswith(ban + ".") or (len(ban.split(".")) > 2 and name.endswith("." + short)
+                                                          and name.split(".")[0] in ("torch", "F", "nn", "scipy")):
+            found.append((ban, lineno))
+            return

@@ -1,0 +1,173 @@
+"""The child side of a check: run one entry point over the cases and stream outcomes back.
+
+Three roles share this code. The learner's child loads the learner's file in its own process
+group, with its output captured, stdin closed and memory bounded. The reference child loads the
+hidden reference and produces the accepted answers. The mistakes child runs a kata's known wrong
+variants. Every child only *reports* values; all judging happens in the parent, whose torch the
+learner's code never touches.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import resource
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from checker import codec
+from checker import spec as spec_api
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    seconds: float = 30.0
+    memory_bytes: int = 4096 * MiB  # on top of what the process already maps
+    output_bytes: int = 64 * MiB
+
+
+def load_entry(path: Path, name: str, module_name: str) -> Any:
+    """Execute a file as a module and return its top-level `name`."""
+    directory = str(path.resolve().parent)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)  # the learner's own helper modules import as in a script
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_name] = module
+    module_spec.loader.exec_module(module)
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise LookupError(f"{path.name} does not define '{name}' once it has run") from None
+
+
+def isolate(capture_fd: int, limits: Limits, device: torch.device) -> None:
+    """Fence the learner's process: own process group, no stdin, captured output, bounded memory."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends us; Ctrl-C is the parent's to handle
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(capture_fd, 1)
+    os.dup2(capture_fd, 2)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 — lives as long as the process
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the output cap, writes fail instead of killing us
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if device.type == "cpu" and limits.memory_bytes > 0:  # CUDA maps huge address ranges: no AS cap there
+        cap = _mapped_bytes() + limits.memory_bytes
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def _mapped_bytes() -> int:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def reset_global_state(seed: int) -> None:
+    """Undo what earlier code may have changed globally, so one case cannot steer the next."""
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
+    torch.set_default_device(None)
+    torch.manual_seed(seed)
+    np.random.seed(seed % 2**32)
+
+
+def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], cases: list[spec_api.Case],
+          learner_path: Path | None = None, send_args: bool = False) -> None:
+    """Run every case and stream its outcomes; a case that raises is reported, and the next runs."""
+    send(fd, {"m": "ready"})
+    for i, case in enumerate(cases):
+        send(fd, {"m": "start", "i": i})
+        started = time.perf_counter()
+        try:
+            reset_global_state(case.seed ^ i)
+            outcomes = run_case(case)
+        except BaseException as exc:  # noqa: BLE001 — SystemExit and friends are the learner's too
+            send(fd, {"m": "case", "i": i, "error": describe_error(exc, learner_path), "t": time.perf_counter() - started})
+            if isinstance(exc, NotImplementedError) and i == 0:
+                send(fd, {"m": "stub"})
+                return
+            continue
+        elapsed = time.perf_counter() - started
+        buffers: list[bytes] = []
+        header = {"m": "case", "i": i, "t": elapsed, "outcomes": [_encode_outcome(o, buffers) for o in outcomes]}
+        if send_args and outcomes:
+            header["after"] = {k: _safe_encode(v, buffers) for k, v in outcomes[0].args.items()
+                               if isinstance(v, (torch.Tensor, np.ndarray))}
+        codec.write_message(fd, header, buffers)
+    send(fd, {"m": "done"})
+
+
+def _encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
+    return {"value": _safe_encode(outcome.value, buffers),
+            "extras": {k: _safe_encode(v, buffers) for k, v in outcome.extras.items()}}
+
+
+def _safe_encode(value: Any, buffers: list[bytes]) -> Any:
+    try:
+        return codec.encode(value, buffers)
+    except Exception:  # noqa: BLE001 — a value that cannot be encoded is reported as opaque
+        return {"k": "other", "type": type(value).__name__, "repr": "<could not be read back>"}
+
+
+def send(fd: int, header: dict) -> None:
+    codec.write_message(fd, header, [])
+
+
+def describe_error(exc: BaseException, learner_path: Path | None) -> dict[str, str]:
+    if isinstance(exc, SystemExit):
+        return {"type": "SystemExit", "message": f"your code called sys.exit({exc.code!r})", "traceback": _frames(exc, learner_path)}
+    message = _safe_str(exc)
+    if isinstance(exc, MemoryError) or "can't allocate memory" in message or "not enough memory" in message:
+        return {"type": "MemoryError", "message": "ran out of memory: it went past the memory limit for your code "
+                                                  "(kata check --memory-gb raises it)", "traceback": _frames(exc, learner_path)}
+    return {"type": type(exc).__name__, "message": message, "traceback": _frames(exc, learner_path)}
+
+
+def _safe_str(exc: BaseException) -> str:
+    try:
+        return str(exc)[:2000]
+    except Exception:  # noqa: BLE001
+        return f"<{type(exc).__name__} whose message cannot be printed>"
+
+
+def _frames(exc: BaseException, learner_path: Path | None) -> str:
+    """The traceback cut to the learner's own frames (kata's and torch's frames are noise)."""
+    try:
+        frames = traceback.extract_tb(exc.__traceback__)
+        if learner_path is not None:
+            target = str(learner_path.resolve())
+            frames = [f for f in frames if f.filename == target]
+        else:
+            frames = frames[-3:]
+        lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
+        return "".join(lines)[-4000:]
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def child_main(fd: int, body: Callable[[], None]) -> None:
+    """Run `body` in a forked child and leave without running the parent's cleanup."""
+    try:
+        body()
+    except BaseException as exc:  # noqa: BLE001 — whatever happens, the parent hears of it
+        try:
+            send(fd, {"m": "fatal", "error": describe_error(exc, None)})
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        os._exit(0)
