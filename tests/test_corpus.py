@@ -1,0 +1,67 @@
+"""The content checks itself: every reference passes as a learner's file on many seeds, every stub
+is "not implemented", every wrong answer in the corpus fails and every right one passes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker import catalog
+from checker.results import Status
+from tests.conftest import CORPUS, run_check
+
+RIGHT = sorted(CORPUS.glob("*/right_*.py"))
+WRONG = sorted(CORPUS.glob("*/wrong_*.py"))
+SEEDS = (11, 2024)
+
+
+def _learner_copy(tmp_path: Path, kata: catalog.Kata, source: Path) -> Path:
+    target = tmp_path / kata.filename
+    target.write_text(f"# kata: {kata.id}\n" + source.read_text())
+    return target
+
+
+@pytest.mark.parametrize("kata", catalog.KATAS, ids=lambda k: k.id)
+@pytest.mark.parametrize("seed", (1, 7, 1234))
+def test_reference_passes_as_a_learner_file(kata, seed, tmp_path):
+    if not kata.reference_path.exists():
+        pytest.skip(f"{kata.id} has no reference yet")
+    result = run_check(_learner_copy(tmp_path, kata, kata.reference_path), kata.id, seed=seed)
+    assert result.status is Status.PASS, [(c.name, c.problems, c.error) for c in result.failures()][:3] or result.message
+    assert len(result.cases) >= 100, f"{kata.id} runs only {len(result.cases)} cases by default"
+
+
+@pytest.mark.parametrize("kata", catalog.KATAS, ids=lambda k: k.id)
+def test_stub_is_not_implemented(kata, tmp_path):
+    if not kata.stub_path.exists():
+        pytest.skip(f"{kata.id} has no stub yet")
+    text = kata.stub_path.read_text()
+    assert text.startswith(f"# kata: {kata.id}\n")
+    stub = tmp_path / kata.filename
+    stub.write_text(text)
+    result = run_check(stub, kata.id)
+    assert result.status is Status.ERROR
+    assert "not implemented" in result.message
+
+
+@pytest.mark.parametrize("path", RIGHT, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_right_answers_pass(path, seed):
+    result = run_check(path, seed=seed)
+    assert result.status is Status.PASS, (result.message, [(c.name, c.problems, c.error) for c in result.failures()][:2])
+
+
+@pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_wrong_answers_fail(path, seed):
+    result = run_check(path, seed=seed)
+    assert result.status is not Status.PASS, f"{path.name} passed but is wrong: {path.read_text().splitlines()[1]}"
+
+
+def test_corpus_is_big_enough():
+    for kata in catalog.KATAS:
+        folder = CORPUS / kata.module
+        if not folder.exists():
+            pytest.skip(f"{kata.id} has no corpus yet")
+        assert len(list(folder.glob("right_*.py"))) >= 3, kata.id
+        assert len(list(folder.glob("wrong_*.py"))) >= 6, kata.id
