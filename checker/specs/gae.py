@@ -45,8 +45,53 @@ FAMILIES = (
            _case(300, "random", dtype=torch.float64), draws=3),
     Family("long_no_dones_float64", "T = 400 in float64, gamma = lam = 1, no dones",
            _case(400, (), gamma=1.0, lam=1.0, dtype=torch.float64)),
-    Family("random", "random lengths, dones, gamma and lam (bool dones)", _random(True), draws=45),
-    Family("random_float_dones", "random lengths, dones, gamma and lam (float dones)", _random(False), draws=30),
+    Family("random", "random lengths, dones, gamma and lam (bool dones)", _random(True), draws=50),
+    Family("random_float_dones", "random lengths, dones, gamma and lam (float dones)", _random(False), draws=35),
     Family("device", "tensors you create follow the inputs' device (default device set to meta)",
            _case(8, (3,)), default_meta=True),
+)
+
+
+# ---------------------------------------------------------------- known mistakes
+
+from checker.spec import Mistake  # noqa: E402 — appended with the mistakes they build
+
+
+def _gae_variant(*, cut_value=True, cut_carry=True, late=False, bootstrap=False, returns_from="raw",
+                 unbiased=True, normalise=True):
+    def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):
+        T = rewards.shape[0]
+        nd = 1.0 - dones.to(rewards.dtype)
+        adv = torch.zeros_like(rewards)
+        next_value = values[-1] if bootstrap else torch.zeros_like(rewards[0])
+        gae = torch.zeros_like(rewards[0])
+        for t in reversed(range(T)):
+            cut = (nd[t + 1] if t + 1 < T else torch.ones_like(nd[t])) if late else nd[t]
+            delta = rewards[t] + gamma * next_value * (cut if cut_value else 1.0) - values[t]
+            gae = delta + gamma * lam * (cut if cut_carry else 1.0) * gae
+            adv[t] = gae
+            next_value = values[t]
+        norm = (adv - adv.mean()) / (adv.std(unbiased=unbiased) + 1e-8) if normalise else adv
+        returns = (norm if returns_from == "normalised" else adv) + values
+        return norm, returns
+    return compute_gae
+
+
+MISTAKES = (
+    Mistake("dones ignored", "multiply both gamma * next_value and the carried advantage by (1 - dones[t])",
+            _gae_variant(cut_value=False, cut_carry=False)),
+    Mistake("a done does not cut the carried advantage", "A[t] = delta[t] + gamma * lam * (1 - dones[t]) * A[t+1]",
+            _gae_variant(cut_carry=False)),
+    Mistake("a done does not cut the next value", "delta[t] = rewards[t] + gamma * V[t+1] * (1 - dones[t]) - values[t]",
+            _gae_variant(cut_value=False)),
+    Mistake("a done cuts one step late (dones[t+1] used for step t)",
+            "the done that cuts step t's future is dones[t], the same index as the reward", _gae_variant(late=True)),
+    Mistake("bootstrapped from the last value", "after the last step the next value is 0: there is no bootstrap",
+            _gae_variant(bootstrap=True)),
+    Mistake("returns from the normalised advantages", "returns = raw A + values; normalise the advantages after that",
+            _gae_variant(returns_from="normalised")),
+    Mistake("biased std", "use A.std() (unbiased, torch's default), not std(unbiased=False) or np.std",
+            _gae_variant(unbiased=False)),
+    Mistake("advantages not normalised", "advantages = (A - A.mean()) / (A.std() + 1e-8)",
+            _gae_variant(normalise=False)),
 )

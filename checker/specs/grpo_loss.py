@@ -1,0 +1,178 @@
+"""Case families for `grpo-loss`: both shapes, masks, both sides of the clip range, the KL term.
+
+Every case compares the loss and its gradient w.r.t. new_log_probs (the loss is a scalar, so the
+backward is loss.backward()): a ratio cut off from the graph, or a clipped token that still passes
+a gradient, shows there even when the value is right.
+"""
+from __future__ import annotations
+
+import torch
+
+from checker.spec import Family, Inputs, Mistake
+from checker.specs._rl import pick, randint, uniform
+
+_OMIT = object()  # leave `mask` out of the call, so its default is used
+
+
+def _draw(g: torch.Generator, G: int, T: int | None = None, *, shift: object = 0.4, adv_sign: float = 0.0,
+          lengths: tuple[int, ...] | str | None = None, mask_kind: object = "bool", eps: float = 0.2,
+          beta: float = 0.04, dtype: torch.dtype = torch.float32) -> Inputs:
+    """shift: the std of new - old, or ("far", s): new - old = ±s per completion (sign random, or +s
+    when s > 0 and every completion shifted alike with "far_all"); adv_sign: 0 = random signs."""
+    shape = (G,) if T is None else (G, T)
+    old = -(2.5 + 3.0 * torch.rand(shape, generator=g, dtype=torch.float64))  # log-probs in [-5.5, -2.5]
+    noise = torch.randn(shape, generator=g, dtype=torch.float64)
+    if isinstance(shift, tuple) and shift[0] == "far":  # |new - old| = s per completion: far outside the clip range
+        s = shift[1]
+        if len(shift) == 3:  # per-completion random sign
+            sign = torch.where(torch.rand(G, generator=g) < 0.5, -1.0, 1.0).to(torch.float64)
+        else:
+            sign = torch.ones(G, dtype=torch.float64)
+        sign = sign if T is None else sign[:, None]
+        new = old + sign * (s + 0.1 * noise.abs())
+    elif shift == "same":
+        new = old.clone()
+    else:
+        new = old + float(shift) * noise
+    new = new.clamp(max=-1e-3)
+    ref = (new + 0.3 * torch.randn(shape, generator=g, dtype=torch.float64)).clamp(max=-1e-3)
+    adv = torch.randn(G, generator=g, dtype=torch.float64)
+    if adv_sign:
+        adv = adv.abs().clamp(min=0.1) * adv_sign
+    args = {"old_log_probs": old.to(dtype), "new_log_probs": new.to(dtype), "advantages": adv.to(dtype),
+            "ref_log_probs": ref.to(dtype), "clip_epsilon": eps, "kl_beta": beta}
+    show = {"clip_epsilon": eps, "kl_beta": beta}
+    if T is not None and mask_kind is not _OMIT:
+        mask = None
+        if mask_kind is not None:
+            if lengths == "random" or lengths is None:
+                n = torch.randint(1, T + 1, (G,), generator=g)
+            else:
+                n = torch.tensor(lengths)
+            mask = torch.arange(T)[None, :] < n[:, None]  # (G, T) each completion's real tokens come first
+            mask = mask if mask_kind == "bool" else mask.to(dtype)
+            show["lengths"] = n.tolist()
+        args["mask"] = mask
+    return Inputs(args=args, grad_of=("new_log_probs",), probe=None, show=show)
+
+
+def _case(G, T=None, **kw):
+    return lambda g: _draw(g, G, T, **kw)
+
+
+def _zero_advantages(g: torch.Generator) -> Inputs:
+    inputs = _draw(g, 4, 6, lengths=(6, 2, 4, 1), beta=0.5)
+    inputs.args["advantages"] = torch.zeros(4)
+    return inputs
+
+
+def _random(g: torch.Generator) -> Inputs:
+    G = randint(g, 2, 8)
+    T = None if float(torch.rand((), generator=g)) < 0.25 else randint(g, 1, 12)
+    mask_kind = pick(g, ["bool", "bool", "float", None, _OMIT])
+    eps = pick(g, [0.1, 0.2, 0.2, 0.3])
+    beta = pick(g, [0.0, 0.01, 0.04, 0.04, 0.1])
+    shift = round(uniform(g, 0.1, 1.0), 3)
+    return _draw(g, G, T, shift=shift, lengths="random", mask_kind=mask_kind, eps=eps, beta=beta)
+
+
+FAR = ("far", 2.0)  # ratios of about e^±2: 7.4 or 0.14, far outside any clip range
+FAR_MIXED = ("far", 2.0, "mixed signs")
+
+FAMILIES = (
+    Family("per_completion", "[G] log-probs, one per completion: the mean over G", _case(8)),
+    Family("per_completion_two", "[G] with G = 2", _case(2)),
+    Family("per_token_no_mask", "[G, T] with mask=None: every token is real", _case(4, 6, mask_kind=None)),
+    Family("per_token_mask_omitted", "[G, T] called without a mask argument", _case(4, 6, mask_kind=_OMIT)),
+    Family("per_token_bool_mask", "[G, T] with a bool mask, completion lengths 8, 3, 1, 6, 5",
+           _case(5, 8, lengths=(8, 3, 1, 6, 5))),
+    Family("per_token_float_mask", "[G, T] with a 0./1. float mask, completion lengths 8, 3, 1, 6, 5",
+           _case(5, 8, lengths=(8, 3, 1, 6, 5), mask_kind="float")),
+    Family("length_one_completion", "a completion of a single token next to full-length ones",
+           _case(3, 7, lengths=(1, 7, 2))),
+    Family("one_token_each", "T = 1: every completion has one token", _case(4, 1, mask_kind=None)),
+    Family("kl_beta_zero", "kl_beta = 0: the surrogate alone", _case(4, 6, lengths=(6, 2, 4, 1), beta=0.0)),
+    Family("zero_advantages", "advantages all 0: only the KL term is left (kl_beta = 0.5)", _zero_advantages),
+    Family("large_kl_beta", "kl_beta = 1: the KL term weighs as much as the surrogate",
+           _case(4, 6, lengths=(6, 2, 4, 1), beta=1.0)),
+    Family("clipped_above", "ratio ≈ 7.4 with A > 0: clipped at 1 + eps, no surrogate gradient",
+           _case(4, 6, shift=FAR, adv_sign=1.0, lengths=(6, 3, 1, 5))),
+    Family("clipped_below", "ratio ≈ 0.14 with A < 0: clipped at 1 - eps, no surrogate gradient",
+           _case(4, 6, shift=("far", -2.0), adv_sign=-1.0, lengths=(6, 3, 1, 5))),
+    Family("unclipped_above", "ratio ≈ 7.4 with A < 0: min keeps ratio * A (pessimistic), gradient flows",
+           _case(4, 6, shift=FAR, adv_sign=-1.0, lengths=(6, 3, 1, 5))),
+    Family("unclipped_below", "ratio ≈ 0.14 with A > 0: min keeps ratio * A, gradient flows",
+           _case(4, 6, shift=("far", -2.0), adv_sign=1.0, lengths=(6, 3, 1, 5))),
+    Family("far_ratios_mixed", "[G, T]: ratios far on both sides with advantages of both signs",
+           _case(6, 8, shift=FAR_MIXED, lengths="random"), draws=2),
+    Family("far_ratios_per_completion", "[G]: ratios far on both sides with advantages of both signs",
+           _case(8, shift=FAR_MIXED)),
+    Family("square", "G = T = 5: advantages must broadcast over tokens ([G, 1]), not over the last dim",
+           _case(5, 5, lengths=(5, 2, 4, 1, 3))),
+    Family("new_equals_old", "the first update step: new == old, so every ratio is exactly 1",
+           _case(4, 6, shift="same", lengths=(6, 2, 4, 1))),
+    Family("wide_clip", "clip_epsilon = 0.5", _case(4, 6, shift=0.8, lengths=(6, 2, 4, 1), eps=0.5)),
+    Family("narrow_clip", "clip_epsilon = 0.05", _case(4, 6, shift=0.3, lengths=(6, 2, 4, 1), eps=0.05)),
+    Family("float64", "[G, T] in float64 with a float mask",
+           _case(4, 6, lengths=(6, 2, 4, 1), mask_kind="float", dtype=torch.float64)),
+    Family("float64_per_completion", "[G] in float64", _case(6, dtype=torch.float64)),
+    Family("long_completions", "[4, 64] with lengths from 1 to 64", _case(4, 64, lengths=(64, 1, 30, 47))),
+    Family("random", "random shapes, masks, ratios, clip_epsilon and kl_beta", _random, draws=76),
+    Family("device", "tensors you create follow the inputs' device (default device set to meta), mask=None",
+           _case(4, 6, mask_kind=None), default_meta=True),
+)
+
+
+# ---------------------------------------------------------------- known mistakes
+
+
+def _loss(old, new, adv, ref, eps, beta, mask, *, pick_max=False, inverted=False, clip=True, kl="k3",
+          token_mean=False, use_mask=True, detach=False, kl_sign=1.0):
+    A = adv if new.dim() == 1 else adv[:, None]
+    ratio = torch.exp(old - new) if inverted else torch.exp(new - old)
+    ratio = ratio.detach() if detach else ratio
+    clipped = torch.clamp(ratio, 1 - eps, 1 + eps) if clip else ratio
+    surr = (torch.max if pick_max else torch.min)(ratio * A, clipped * A)
+    if kl == "k3":
+        div = torch.exp(ref - new) - (ref - new) - 1
+    elif kl == "reversed":
+        div = torch.exp(new - ref) - (new - ref) - 1
+    else:  # the seed notes' `exp(new) * (new - ref)`
+        div = torch.exp(new) * (new - ref)
+    loss = -(surr - kl_sign * beta * div)
+    if loss.dim() == 1:
+        return loss.mean()
+    m = torch.ones_like(loss) if (mask is None or not use_mask) else mask.to(loss.dtype)
+    if token_mean:
+        return (loss * m).sum() / m.sum()
+    return ((loss * m).sum(-1) / m.sum(-1)).mean()
+
+
+def _variant(**switches):
+    def fn(old_log_probs, new_log_probs, advantages, ref_log_probs, clip_epsilon=0.2, kl_beta=0.04, mask=None):
+        return _loss(old_log_probs, new_log_probs, advantages, ref_log_probs, clip_epsilon, kl_beta, mask,
+                     **switches)
+    return fn
+
+
+MISTAKES = (
+    Mistake("max instead of min in the clipped surrogate",
+            "surrogate = torch.min(ratio * A, clamp(ratio, 1 - eps, 1 + eps) * A): the pessimistic bound",
+            _variant(pick_max=True)),
+    Mistake("ratio inverted (exp(old - new))", "ratio = exp(new_log_probs - old_log_probs) = pi_new / pi_old",
+            _variant(inverted=True)),
+    Mistake("no clipping", "take the min of ratio * A and clamp(ratio, 1 - eps, 1 + eps) * A", _variant(clip=False)),
+    Mistake("KL estimator reversed (exp(new - ref) - (new - ref) - 1)",
+            "the k3 estimator uses ref - new: exp(ref - new) - (ref - new) - 1", _variant(kl="reversed")),
+    Mistake("KL written as exp(new) * (new - ref)",
+            "use the k3 estimator exp(ref - new) - (ref - new) - 1, which is >= 0 per token", _variant(kl="notes")),
+    Mistake("token-level mean over all valid tokens",
+            "average each completion over its own tokens first ((loss * m).sum(-1) / m.sum(-1)), then over G",
+            _variant(token_mean=True)),
+    Mistake("mask ignored", "multiply the per-token loss by the mask and divide by each completion's mask sum",
+            _variant(use_mask=False)),
+    Mistake("ratio detached from the graph", "keep ratio = torch.exp(new - old) in the graph: no .detach(), "
+            ".item() or torch.no_grad()", _variant(detach=True)),
+    Mistake("KL added with the wrong sign", "loss = -(surrogate - kl_beta * kl): the KL is a penalty",
+            _variant(kl_sign=-1.0)),
+)

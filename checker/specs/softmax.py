@@ -1,0 +1,145 @@
+"""Case families for `softmax` (NumPy): every axis and rank, both float dtypes, huge values, -inf."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from checker.spec import Family, Inputs, Mistake
+from checker.specs._rl import pick, randint, uniform
+
+_OMIT = object()  # call without `dim`, so its default (-1) is used
+
+
+def _normal(g: torch.Generator, shape: tuple[int, ...], scale: float = 2.0, dtype=np.float32) -> np.ndarray:
+    return (scale * torch.randn(shape, generator=g, dtype=torch.float64)).numpy().astype(dtype)
+
+
+def _args(x: np.ndarray, dim: object) -> Inputs:
+    args = {"x": x} if dim is _OMIT else {"x": x, "dim": dim}
+    return Inputs(args=args, show={"dim": -1 if dim is _OMIT else dim, "shape": tuple(x.shape)})
+
+
+def _case(shape, dim=-1, *, scale=2.0, dtype=np.float32):
+    return lambda g: _args(_normal(g, shape, scale, dtype), dim)
+
+
+def _huge(dtype):
+    def make(g: torch.Generator) -> Inputs:
+        # ±1e4 and values just below 1e4, so exp(x) overflows and exp(x - max) does not.
+        x = _normal(g, (4, 6), 1.0, np.float64)
+        x[0] = 1e4 - np.abs(x[0])
+        x[1] = -1e4 + x[1]
+        x[2, ::2], x[2, 1::2] = 1e4, -1e4
+        x[3] = 1e4 * np.sign(x[3]) + x[3]
+        return _args(x.astype(dtype), -1)
+    return make
+
+
+def _magnitudes(dim: int):
+    def make(g: torch.Generator) -> Inputs:
+        # Each slice along `dim` has its own offset: one max over the whole array underflows the others.
+        x = _normal(g, (5, 6), 1.0, np.float64)
+        offsets = np.array([0.0, 1e3, -1e3, 300.0, -5e3])
+        scales = np.array([1.0, 1e-3, 10.0, 100.0, 1.0])
+        x = x * scales[:, None] + offsets[:, None]
+        x = x if dim in (-1, 1) else x.T.copy()
+        return _args(x.astype(np.float32), dim)
+    return make
+
+
+def _neg_inf(shape, dim):
+    def make(g: torch.Generator) -> Inputs:
+        x = _normal(g, shape, 2.0, np.float32)
+        x[torch.rand(shape, generator=g).numpy() < 0.4] = -np.inf
+        finite = np.moveaxis(x, dim, -1)  # a view: keep one finite entry per slice along dim
+        finite[..., 0] = np.where(np.isfinite(finite[..., 0]), finite[..., 0], 0.5)
+        return _args(x, dim)
+    return make
+
+
+def _random(g: torch.Generator) -> Inputs:
+    rank = pick(g, [1, 2, 2, 3, 3, 4])
+    shape = tuple(randint(g, 1, 6) for _ in range(rank))
+    dim = randint(g, -rank, rank - 1)
+    dtype = pick(g, [np.float32, np.float32, np.float64])
+    scale = pick(g, [0.1, 1.0, 3.0, 30.0])
+    x = _normal(g, shape, scale, dtype) + np.asarray(round(uniform(g, -100, 100), 2), dtype=dtype)
+    return _args(x.astype(dtype), dim)
+
+
+FAMILIES = (
+    Family("last_axis", "[4, 7] along dim=-1", _case((4, 7), -1)),
+    Family("default_dim", "[4, 7] called without dim: the default is the last axis", _case((4, 7), _OMIT)),
+    Family("first_axis", "[4, 7] along dim=0: every column sums to 1", _case((4, 7), 0)),
+    Family("square_first_axis", "[5, 5] along dim=0: rows and columns must not be mixed up", _case((5, 5), 0)),
+    Family("middle_axis", "[3, 4, 5] along dim=1", _case((3, 4, 5), 1)),
+    Family("negative_middle_axis", "[3, 4, 5] along dim=-2", _case((3, 4, 5), -2)),
+    Family("positive_last_axis", "[3, 4, 5] along dim=2 (the last axis, written positive)", _case((3, 4, 5), 2)),
+    Family("rank_one", "a 1-D array of 9", _case((9,), 0)),
+    Family("rank_one_negative", "a 1-D array of 9 along dim=-1", _case((9,), -1)),
+    Family("rank_four", "[2, 3, 4, 5] along dim=1", _case((2, 3, 4, 5), 1)),
+    Family("rank_four_negative", "[2, 3, 4, 5] along dim=-3", _case((2, 3, 4, 5), -3)),
+    Family("size_one_axis", "[4, 1] along dim=1: every probability is 1", _case((4, 1), 1)),
+    Family("float64", "[4, 7] in float64 stays float64", _case((4, 7), -1, dtype=np.float64)),
+    Family("float64_first_axis", "[4, 7] in float64 along dim=0", _case((4, 7), 0, dtype=np.float64)),
+    Family("huge_values", "values of ±1e4 in float32: exp(x) overflows, exp(x - max) does not", _huge(np.float32)),
+    Family("huge_values_float64", "values of ±1e4 in float64", _huge(np.float64)),
+    Family("different_magnitudes", "rows around 0, 1e3, -1e3, 300 and -5e3: each row is right on its own",
+           _magnitudes(-1)),
+    Family("different_magnitudes_first_axis", "the same along dim=0", _magnitudes(0)),
+    Family("neg_inf", "-inf entries get probability 0", _neg_inf((5, 6), -1)),
+    Family("neg_inf_first_axis", "-inf entries along dim=0", _neg_inf((5, 6), 0)),
+    Family("neg_inf_3d", "-inf entries in [3, 4, 5] along dim=1", _neg_inf((3, 4, 5), 1)),
+    Family("random", "random ranks, shapes, axes, dtypes, scales and offsets", _random, draws=80),
+)
+
+
+# ---------------------------------------------------------------- known mistakes
+
+
+def _last_axis(x, dim=-1):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _no_max(x, dim=-1):
+    e = np.exp(x)
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def _global_max(x, dim=-1):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def _float64_out(x, dim=-1):
+    x = x.astype(np.float64)
+    e = np.exp(x - np.max(x, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def _in_place(x, dim=-1):
+    x -= np.max(x, axis=dim, keepdims=True)
+    np.exp(x, out=x)
+    x /= np.sum(x, axis=dim, keepdims=True)
+    return x
+
+
+def _mean_centred(x, dim=-1):
+    e = np.exp(x - np.mean(x, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+MISTAKES = (
+    Mistake("dim ignored: always the last axis", "pass axis=dim (and keepdims=True) to both max and sum",
+            _last_axis),
+    Mistake("no max subtraction: exp overflows", "subtract x.max(axis=dim, keepdims=True) before np.exp", _no_max),
+    Mistake("one max over the whole array", "take the max along dim (axis=dim, keepdims=True): each slice needs "
+            "its own, or slices far below the global max underflow to 0/0", _global_max),
+    Mistake("float32 input gives a float64 result", "return the input's dtype: compute in x.dtype or "
+            ".astype(x.dtype) at the end", _float64_out),
+    Mistake("x modified in place", "x - m makes a new array; x -= m and np.exp(x, out=x) overwrite the input",
+            _in_place),
+    Mistake("the mean subtracted instead of the max", "subtract the max: the mean of a slice with -inf is -inf, "
+            "and exp(x - mean) still overflows", _mean_centred),
+)

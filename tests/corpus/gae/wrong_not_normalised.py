@@ -1,0 +1,16 @@
+# kata: gae
+# why: forgets the final normalisation of the advantages
+import torch
+
+
+def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):
+    T = rewards.shape[0]
+    nd = 1.0 - dones.to(rewards.dtype)
+    A = torch.zeros_like(rewards)
+    gae = 0.0
+    for t in reversed(range(T)):
+        next_value = values[t + 1] if t + 1 < T else 0.0
+        delta = rewards[t] + gamma * next_value * nd[t] - values[t]
+        gae = delta + gamma * lam * nd[t] * gae
+        A[t] = gae
+    return A, A + values

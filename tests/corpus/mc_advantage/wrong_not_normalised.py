@@ -1,0 +1,13 @@
+# kata: mc-advantage
+# why: returns returns - values without normalising the advantages
+import torch
+
+
+def compute_mc_advantage(rewards, dones, values, gamma=0.99):
+    not_done = 1.0 - dones.to(rewards.dtype)
+    returns = torch.zeros_like(rewards)
+    running = torch.zeros_like(rewards[0])
+    for t in reversed(range(len(rewards))):
+        running = rewards[t] + gamma * not_done[t] * running
+        returns[t] = running
+    return returns - values, returns
