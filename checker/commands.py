@@ -43,16 +43,68 @@ def start(kata: Kata, directory: Path, force: bool, store: Store) -> tuple[Path,
             saved = backup(target)
         except OSError as exc:
             raise KataError(f"Cannot back up {target} ({exc.strerror or exc}); nothing was overwritten.") from exc
+    write_stub(kata, target)
+    remember(store, kata, target)
+    store.record(Event(kata.id, "start", time.time(), detail=str(target.resolve())))
+    return target, saved
+
+
+def write_stub(kata: Kata, target: Path) -> None:
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.kata-tmp")
         tmp.write_text(kata.stub_path.read_text(encoding="utf-8"), encoding="utf-8")
         os.replace(tmp, target)  # atomic: the old file or the new one, never half of each
     except OSError as exc:
         raise KataError(f"Cannot write {target}: {exc.strerror or exc}. Choose another place with --dir.") from exc
-    remember(store, kata, target)
-    store.record(Event(kata.id, "start", time.time(), detail=str(target.resolve())))
-    return target, saved
+
+
+def restart(kata: Kata, target: Path) -> Path | None:
+    """Put the stub at `target`, backing up what is there first (unless it is the stub already)."""
+    saved = None
+    if target.exists():
+        try:
+            if target.read_bytes() != kata.stub_path.read_bytes():
+                saved = backup(target)
+        except OSError as exc:
+            raise KataError(f"Cannot back up {target} ({exc.strerror or exc}); nothing was overwritten.") from exc
+    write_stub(kata, target)
+    return saved
+
+
+def attempt_path(kata: Kata, store: Store) -> Path | None:
+    """Where the learner's file for `kata` is: here, where it was last started, or the current file."""
+    candidates = [Path(kata.filename)]
+    candidates += [Path(e.detail) for e in reversed(store.events(kata.id, "start")) if e.detail]
+    if store.get(CURRENT_KATA) == kata.id and store.get(CURRENT_FILE):
+        candidates.append(Path(store.get(CURRENT_FILE)))
+    return next((path for path in candidates if path.is_file()), None)
+
+
+@dataclass(frozen=True)
+class Reset:
+    kata: Kata
+    path: Path
+    saved: Path | None
+
+
+def reset(katas: list[Kata], store: Store, every: bool = False) -> list[Reset]:
+    """Restore the stubs of `katas`; with `every`, only those with a file to restore (the rest are skipped)."""
+    done = []
+    for kata in katas:
+        path = attempt_path(kata, store)
+        if path is None:
+            if every:
+                continue
+            path = Path(kata.filename)
+        saved = restart(kata, path)
+        store.record(Event(kata.id, "reset", time.time(), detail=str(path.resolve())))
+        done.append(Reset(kata, path, saved))
+    return done
+
+
+def ever_passed(kata: Kata, store: Store) -> bool:
+    return any(e.verdict == "pass" for e in store.events(kata.id, "check"))
 
 
 def remember(store: Store, kata: Kata, path: Path) -> None:

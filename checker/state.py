@@ -6,12 +6,13 @@ a fresh one started: history is a convenience, never a reason for a command to f
 """
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import sys
 import time
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 SCHEMA = """
@@ -23,11 +24,18 @@ CREATE TABLE IF NOT EXISTS events (
     verdict TEXT,                -- check: pass | fail | error
     passed INTEGER, total INTEGER,
     seconds REAL,                -- check: how long the check took
-    detail TEXT                  -- start: file path; check: seed; interview id when in an interview
+    detail TEXT                  -- start: file path; check: seed; interview: minutes or outcome
 );
 CREATE INDEX IF NOT EXISTS events_kata ON events (kata, kind);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# Columns added after the first release: (name, declaration). Added in place, once, to older stores.
+MIGRATIONS = (
+    ("session", "TEXT"),  # the interview an event belongs to (None outside interviews)
+)
+COLUMNS = ("kata", "kind", "at", "verdict", "passed", "total", "seconds", "detail", "session")
+INTERVIEW = "interview"  # settings key of the running interview (JSON: id, kata, started, deadline, path)
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 
 
 def home() -> Path:
@@ -47,6 +55,7 @@ class Event:
     total: int | None = None
     seconds: float | None = None
     detail: str | None = None
+    session: str | None = None  # interview id; filled in by Store.record while an interview runs
 
 
 class Store:
@@ -57,6 +66,7 @@ class Store:
         self.path = self.root / "history.db"
         self.warnings: list[str] = []
         self._usable = True
+        self._migrated = False
 
     def _connect(self) -> sqlite3.Connection | None:
         if not self._usable:
@@ -64,22 +74,45 @@ class Store:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            self._give_up(f"cannot use the history store at {self.path}: {getattr(exc, 'strerror', None) or exc}")
+            return None
+        try:
             conn.execute("PRAGMA busy_timeout = 30000")
-            conn.executescript(SCHEMA)
+            conn.executescript(SCHEMA)  # cheap when the tables exist; recreates them after a set-aside elsewhere
+            if not self._migrated:
+                self._migrate(conn)
+                self._migrated = True
             return conn
         except sqlite3.DatabaseError as exc:
+            conn.close()
             if self._set_aside(exc):
                 return self._connect()
-        except OSError as exc:
-            self._give_up(f"cannot use the history store at {self.path}: {exc.strerror or exc}")
         return None
 
-    def _set_aside(self, exc: Exception) -> bool:
-        """Move an unreadable store out of the way (kept for inspection) and start afresh."""
-        if not self.path.exists() or "locked" in str(exc):
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Add the columns an older store lacks; two processes migrating at once are both fine."""
+        have = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+        for name, declaration in MIGRATIONS:
+            if name not in have:
+                try:
+                    conn.execute(f"ALTER TABLE events ADD COLUMN {name} {declaration}")
+                except sqlite3.OperationalError as exc:
+                    if "duplicate column" not in str(exc):
+                        raise
+
+    def _set_aside(self, exc: sqlite3.Error) -> bool:
+        """Move a corrupt store out of the way (kept for inspection) and start afresh.
+
+        Only corruption sets the store aside: a locked, read-only or unreachable store is left
+        as it is (it is not broken, only unusable now) and history is off for this command.
+        """
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        corrupt = code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in str(exc) or "not a database" in str(exc)
+        if not corrupt or not self.path.exists():
             self._give_up(f"the history store is unusable ({exc}); history is off for this command")
             return False
-        aside = self.path.with_name(f"history.db.corrupt-{int(time.time())}")
+        aside = self.path.with_name(f"history.db.corrupt-{int(time.time())}-{os.getpid()}")
         try:
             os.replace(self.path, aside)
             for suffix in ("-wal", "-shm", "-journal"):
@@ -87,6 +120,7 @@ class Store:
         except OSError as move_error:
             self._give_up(f"the history store is corrupt and cannot be moved aside ({move_error})")
             return False
+        self._migrated = False
         self.warnings.append(f"the history store was unreadable ({exc}); it was moved to {aside} and a new one started")
         return True
 
@@ -121,13 +155,22 @@ class Store:
     # ---------------------------------------------------------------- events
 
     def record(self, event: Event) -> None:
+        """Append one event; while an interview runs, its kata's events are tagged with it."""
+        if event.session is None:
+            event = replace(event, session=self._interview_of(event))
         self._write(
-            "INSERT INTO events (kata, kind, at, verdict, passed, total, seconds, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (event.kata, event.kind, event.at, event.verdict, event.passed, event.total, event.seconds, event.detail),
+            f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+            tuple(getattr(event, name) for name in COLUMNS),
         )
 
+    def _interview_of(self, event: Event) -> str | None:
+        running = self.interview()
+        if running and running.get("kata") == event.kata and event.at <= running.get("deadline", 0):
+            return running.get("id")
+        return None
+
     def events(self, kata: str | None = None, kind: str | None = None) -> list[Event]:
-        sql, params = "SELECT kata, kind, at, verdict, passed, total, seconds, detail FROM events", []
+        sql, params = f"SELECT {', '.join(COLUMNS)} FROM events", []
         where = []
         if kata:
             where.append("kata = ?")
@@ -147,6 +190,20 @@ class Store:
 
     def set(self, key: str, value: str) -> None:
         self._write("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def delete(self, key: str) -> None:
+        self._write("DELETE FROM settings WHERE key = ?", (key,))
+
+    def interview(self) -> dict | None:
+        """The running interview (id, kata, started, deadline, path), or None."""
+        raw = self.get(INTERVIEW)
+        if not raw:
+            return None
+        try:
+            running = json.loads(raw)
+        except ValueError:
+            return None
+        return running if isinstance(running, dict) else None
 
     def flush_warnings(self) -> None:
         for warning in dict.fromkeys(self.warnings):
