@@ -112,12 +112,13 @@ def _normalised(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
     return (adv - adv.mean()) / (adv.std() + 1e-8), ret
 
 
+# Narrowest first: on a case where two variants agree, the report names the first that matches.
 MISTAKES = (
-    Mistake("dones ignored", "multiply both the next value and the carried advantage by (1 - dones[t])",
-            _dones_ignored),
     Mistake("the bootstrap is not masked by the last step's done",
             "at t = T-1 the next value is last_values * (1 - dones[T-1]), like any other next value",
             _bootstrap_not_masked),
+    Mistake("dones ignored", "multiply both the next value and the carried advantage by (1 - dones[t])",
+            _dones_ignored),
     Mistake("no bootstrap from last_values", "after the last step the next value is last_values, not 0",
             _no_bootstrap),
     Mistake("a done does not cut the carried advantage", "A[t] = delta[t] + gamma * lam * (1 - dones[t]) * A[t+1]",

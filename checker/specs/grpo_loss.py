@@ -127,12 +127,12 @@ FAMILIES = (
 
 
 def _loss(old, new, adv, ref, eps, beta, mask, *, pick_max=False, inverted=False, clip=True, kl="k3",
-          token_mean=False, use_mask=True, detach=False, kl_sign=1.0):
+          token_mean=False, use_mask=True, detach=False, kl_sign=1.0, clamp_only=False):
     A = adv if new.dim() == 1 else adv[:, None]
     ratio = torch.exp(old - new) if inverted else torch.exp(new - old)
     ratio = ratio.detach() if detach else ratio
     clipped = torch.clamp(ratio, 1 - eps, 1 + eps) if clip else ratio
-    surr = (torch.max if pick_max else torch.min)(ratio * A, clipped * A)
+    surr = clipped * A if clamp_only else (torch.max if pick_max else torch.min)(ratio * A, clipped * A)
     if kl == "k3":
         div = torch.exp(ref - new) - (ref - new) - 1
     elif kl == "reversed":
@@ -159,6 +159,9 @@ MISTAKES = (
     Mistake("max instead of min in the clipped surrogate",
             "surrogate = torch.min(ratio * A, clamp(ratio, 1 - eps, 1 + eps) * A): the pessimistic bound",
             _variant(pick_max=True)),
+    Mistake("only the clipped term (no min with ratio * A)",
+            "surrogate = min(ratio * A, clamp(ratio, 1 - eps, 1 + eps) * A): keep the unclipped term in the min",
+            _variant(clamp_only=True)),
     Mistake("ratio inverted (exp(old - new))", "ratio = exp(new_log_probs - old_log_probs) = pi_new / pi_old",
             _variant(inverted=True)),
     Mistake("no clipping", "take the min of ratio * A and clamp(ratio, 1 - eps, 1 + eps) * A", _variant(clip=False)),

@@ -14,9 +14,18 @@ def _normal(g: torch.Generator, shape: tuple[int, ...], scale: float = 2.0, dtyp
     return (scale * torch.randn(shape, generator=g, dtype=torch.float64)).numpy().astype(dtype)
 
 
+def _tol(x: np.ndarray) -> tuple[float, float] | None:
+    """A float32 input of magnitude M is itself only known to about M * eps: exp(x - m - log s), a
+    correct order of operations, rounds x - lse at that scale. Allow it where it exceeds the table's 1e-4."""
+    if x.dtype != np.float32:
+        return None
+    rtol = 4 * float(np.finfo(np.float32).eps) * float(np.abs(x[np.isfinite(x)]).max())
+    return (rtol, 1e-5) if rtol > 1e-4 else None
+
+
 def _args(x: np.ndarray, dim: object) -> Inputs:
     args = {"x": x} if dim is _OMIT else {"x": x, "dim": dim}
-    return Inputs(args=args, show={"dim": -1 if dim is _OMIT else dim, "shape": tuple(x.shape)})
+    return Inputs(args=args, show={"dim": -1 if dim is _OMIT else dim, "shape": tuple(x.shape)}, tol=_tol(x))
 
 
 def _case(shape, dim=-1, *, scale=2.0, dtype=np.float32):
@@ -118,13 +127,6 @@ def _float64_out(x, dim=-1):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
-def _in_place(x, dim=-1):
-    x -= np.max(x, axis=dim, keepdims=True)
-    np.exp(x, out=x)
-    x /= np.sum(x, axis=dim, keepdims=True)
-    return x
-
-
 def _mean_centred(x, dim=-1):
     e = np.exp(x - np.mean(x, axis=dim, keepdims=True))
     return e / np.sum(e, axis=dim, keepdims=True)
@@ -138,8 +140,6 @@ MISTAKES = (
             "its own, or slices far below the global max underflow to 0/0", _global_max),
     Mistake("float32 input gives a float64 result", "return the input's dtype: compute in x.dtype or "
             ".astype(x.dtype) at the end", _float64_out),
-    Mistake("x modified in place", "x - m makes a new array; x -= m and np.exp(x, out=x) overwrite the input",
-            _in_place),
     Mistake("the mean subtracted instead of the max", "subtract the max: the mean of a slice with -inf is -inf, "
             "and exp(x - mean) still overflows", _mean_centred),
 )

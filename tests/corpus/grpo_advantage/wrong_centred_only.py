@@ -1,0 +1,7 @@
+# kata: grpo-advantage
+# why: subtracts the group mean but never divides by the group std
+import torch
+
+
+def compute_group_advantages(rewards):
+    return rewards - rewards.mean(dim=-1, keepdim=True)
