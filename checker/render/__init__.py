@@ -17,6 +17,7 @@ from checker.results import CaseResult, CheckResult, Problem, Status
 STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.ERROR: "bold yellow"}
 WORD = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.ERROR: "ERROR"}
 MAX_FAILURES = 3
+MAX_PROBLEMS = 3  # problems shown in full per case (gradients of every parameter add up); -v shows all
 
 
 def header(result: CheckResult) -> Text:
@@ -36,7 +37,7 @@ def report(result: CheckResult, verbose: bool = False, max_failures: int = MAX_F
         failures = result.failures()
         shown = failures if verbose else failures[:max_failures]
         for case in shown:
-            parts += [case_panel(case, result), Text()]
+            parts += [case_panel(case, result, verbose), Text()]
         if len(failures) > len(shown):
             parts.append(Text(f"… and {len(failures) - len(shown)} more failing case(s); -v shows them all.\n", style="dim"))
         if result.message:
@@ -57,25 +58,31 @@ def whole_file(result: CheckResult) -> RenderableType:
     return Panel(body, title=f"[{STYLE[result.status]}]{WORD[result.status]}", border_style=STYLE[result.status].split()[-1])
 
 
-def case_panel(case: CaseResult, result: CheckResult) -> Panel:
+def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False) -> Panel:
     from checker.render.figures import figure_for
 
     body: list[RenderableType] = [Text(case.about, style="italic")]
     body.append(inputs_table(case))
     if case.error is not None:
         body.append(error_text(case))
-    for problem in case.problems:
-        body.append(problem_text(problem))
+    shown = case.problems if verbose else case.problems[:MAX_PROBLEMS]
+    for problem in shown:
         figure = figure_for(result.kata, case, problem)
+        body.append(problem_text(problem, listed=figure is None))
         if figure is not None:
             body.append(figure)
+    rest = case.problems[len(shown):]
+    if rest:
+        names = ", ".join(p.item or p.kind for p in rest[:4]) + (", …" if len(rest) > 4 else "")
+        body.append(Text(f"✗ {len(rest)} more: {names} (-v shows them)", style="red"))
     if case.mistake:
         line = Text("This looks like: ", style="bold magenta")
         line.append(case.mistake, style="magenta")
         if case.mistake_hint:
             line.append(f"\n  → {case.mistake_hint}")
         body.append(line)
-    body.append(Text.assemble(("reproduce: ", "dim"), (case.reproduce, "bold")))
+    if case.reproduce:
+        body.append(Text.assemble(("reproduce: ", "dim"), (case.reproduce, "bold")))
     title = f"[{STYLE[case.status]}]{WORD[case.status]}[/] {case.name}"
     return Panel(Group(*body), title=title, title_align="left", border_style=STYLE[case.status].split()[-1])
 
@@ -109,7 +116,9 @@ def error_text(case: CaseResult) -> Text:
     return text
 
 
-def problem_text(problem: Problem) -> Text:
+def problem_text(problem: Problem, listed: bool = True) -> Text:
+    """The problem in one sentence, then the mismatch numbers; `listed=False` leaves out the first
+    mismatching elements when a figure beside it shows them."""
     text = Text("✗ ", style="bold red")
     text.append(problem.message)
     m = problem.mismatch
@@ -119,7 +128,7 @@ def problem_text(problem: Problem) -> Text:
         if m.rtol or m.atol:
             text.append(f"\n  greatest absolute difference: {m.max_abs:.6g} at index {m.max_abs_index} (atol {m.atol:g})", style="dim")
             text.append(f"\n  greatest relative difference: {m.max_rel:.6g} at index {m.max_rel_index} (rtol {m.rtol:g})", style="dim")
-        for index, expected, got in m.first:
+        for index, expected, got in m.first if listed else ():
             text.append(f"\n    at {index}: expected {_num(expected)}, got {_num(got)}")
     return text
 
@@ -154,7 +163,7 @@ def verdict_line(result: CheckResult) -> Text:
     elif total:
         text.append(f"  {passed} of {total} cases passed")
         failing = result.failures()
-        if failing:
+        if failing and failing[0].reproduce:
             text.append(f" · first failure: {failing[0].reproduce}", style="dim")
     else:
         text.append("  no case ran")

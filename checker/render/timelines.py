@@ -1,0 +1,120 @@
+"""RL outputs as timelines: t | reward | done | value | expected | yours | Δ.
+
+Used whenever a case's inputs include rewards, dones and values and an output has their shape
+([T], or [T, N] parallel envs: the first env that differs is shown). Advantage recursions run
+backwards, so the step that locates the bug is the *latest* one that differs: everything before
+it only inherits the error. That step is marked ◀, done steps read `done`, and long trajectories
+are cropped around the marked step.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from checker.render.figures import (
+    RL_INPUTS, differs, input_info, num, pictured, shape_of, tolerances, truthy,
+)
+from checker.results import CaseResult, Problem
+
+CONTEXT = 6  # rows shown either side of the marked step in a long trajectory
+MARK = "◀"
+
+
+def timeline_item(case: CaseResult) -> Problem | None:
+    """The output to draw as a timeline: of those with the trajectory's shape, the one that differs
+    in the fewest steps (raw returns locate a bug better than normalised advantages, which all move)."""
+    infos = [input_info(case, name) for name in RL_INPUTS]
+    if any(info is None or info.values is None or info.shape is None for info in infos):
+        return None
+    shape = infos[0].shape
+    if len(shape) not in (1, 2) or any(info.shape != shape for info in infos):
+        return None
+    candidates = [p for p in case.problems if pictured(p) and shape_of(p.expected) == shape == shape_of(p.got)]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda p: (sum(_bad_steps(p)), p.item != "returns"))  # ties: the raw returns
+
+
+def _bad_steps(problem: Problem) -> list[bool]:
+    rtol, atol = tolerances(problem)
+    steps = []
+    for e, g in zip(problem.expected, problem.got):
+        if isinstance(e, list):
+            steps.append(any(differs(a, b, rtol, atol) for a, b in zip(e, g)))
+        else:
+            steps.append(differs(e, g, rtol, atol))
+    return steps
+
+
+def timeline(case: CaseResult, problem: Problem) -> Group:
+    rewards, dones, values = (input_info(case, name).values for name in RL_INPUTS)
+    expected, got = problem.expected, problem.got
+    rtol, atol = tolerances(problem)
+    T = len(expected)
+    title = Text(f"{problem.item}", style="bold")
+    env = None
+    if shape_of(expected) != (T,):  # [T, N]: one env's column
+        N = len(expected[0])
+        bad_envs = [n for n in range(N) if any(differs(expected[t][n], got[t][n], rtol, atol) for t in range(T))]
+        env = bad_envs[0] if bad_envs else 0
+        title.append(f", env {env}", style="bold")
+        title.append(f" ({len(bad_envs)} of {N} envs differ; the first shown)")
+        column = lambda rows: [row[env] for row in rows]  # noqa: E731
+        rewards, dones, values, expected, got = (column(x) for x in (rewards, dones, values, expected, got))
+    bad = [differs(e, g, rtol, atol) for e, g in zip(expected, got)]
+    origin = max((t for t in range(T) if bad[t]), default=None)
+    if origin is None:
+        return Group(title)
+    title.append(f" — {sum(bad)} of {T} steps differ")
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", collapse_padding=True)
+    for name in ("t", "reward", "done", "value", "expected", "yours", "Δ", ""):
+        table.add_column(name, justify="left" if name in ("done", "") else "right", no_wrap=True, min_width=max(len(name), 1))
+    start, stop = (0, T) if T <= 2 * CONTEXT + 3 else (max(0, origin - CONTEXT), min(T, origin + CONTEXT + 1))
+    if start > 0:
+        table.add_row("…", "", "", "", "", "", "", f"{start} earlier", style="dim")
+    for t in range(start, stop):
+        done = truthy(dones[t])
+        delta = _delta(expected[t], got[t])
+        marker = ("✗" if bad[t] else "") + (f" {MARK}" if t == origin else "")
+        table.add_row(
+            str(t), num(rewards[t]), Text("done", style="bold yellow") if done else Text("·", style="dim"), num(values[t]),
+            num(expected[t]), Text(num(got[t]), style="bold red" if bad[t] else ""), Text(delta, style="red" if bad[t] else "dim"),
+            Text(marker, style="bold red" if bad[t] else ""),
+            style="bold" if t == origin else None,
+        )
+    if stop < T:
+        table.add_row("…", "", "", "", "", "", "", f"{T - stop} later", style="dim")
+    last = input_info(case, "last_values")
+    if stop == T and last is not None and last.values is not None:
+        boot = last.values[env] if env is not None and isinstance(last.values, list) else last.values
+        table.add_row(str(T), "", "", num(boot), "", "", "", "last_values", style="dim")
+    return Group(title, table, Text(_explain(origin, T, truthy(dones[origin]), origin + 1 < T and truthy(dones[origin + 1]),
+                                             all(bad)), style="italic"))
+
+
+def _delta(expected: Any, got: Any) -> str:
+    try:
+        d = float(got) - float(expected)
+    except (TypeError, ValueError):
+        return ""
+    text = num(d)
+    return text if text.startswith("-") or text in ("NaN", "inf", "0") else "+" + text
+
+
+def _explain(origin: int, T: int, done: bool, next_done: bool, everywhere: bool) -> str:
+    if everywhere and origin == T - 1 and not done:
+        return (f"every step differs, from t = {T - 1} back: look at the last step (what comes after it?) "
+                "and at any normalisation")
+    where = f"{MARK} t = {origin} is the latest step that differs; the steps before it inherit the error."
+    if done:
+        where += f" Step {origin} is a done: what flows back into it from step {origin + 1} must be cut."
+    elif next_done:
+        where += f" Step {origin + 1} is a done: does its done cut step {origin}'s future instead of its own?"
+    elif origin == T - 1:
+        where += " It is the last step: nothing comes after it unless the kata bootstraps."
+    return where

@@ -1,0 +1,113 @@
+"""`kata demo`: every known mistake can be written out as a learner file that computes exactly what
+the variant computes; the demo shows the failure, names the mistake, passes the reference, and
+writes nothing to the learner's history."""
+from __future__ import annotations
+
+import importlib
+import io
+import random
+
+import pytest
+import torch
+from rich.console import Console
+from typer.testing import CliRunner
+
+from checker import catalog, demo, static
+from checker import spec as spec_api
+from checker.errors import KataError
+from checker.results import Status
+from checker.worker import load_entry
+from tests.conftest import run_check
+
+WITH_MISTAKES = [k for k in catalog.KATAS if demo.mistakes_of(k)]
+PAIRS = [(k, n) for k in WITH_MISTAKES for n in range(len(demo.mistakes_of(k)))]
+CASES_COMPARED = 25
+
+
+def _outputs(value):
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    return [torch.as_tensor(v).detach() for v in items]
+
+
+def _run(kata, fn, inputs):
+    torch.manual_seed(0)  # dropout cases draw the same mask for the variant and its file
+    try:
+        return spec_api.call(kata, fn, inputs, torch.device("cpu"))
+    except Exception as exc:  # noqa: BLE001 — a variant that raises must raise the same way written out
+        return type(exc)
+
+
+@pytest.mark.parametrize("kata,number", PAIRS, ids=lambda x: x.id if hasattr(x, "id") else str(x))
+def test_every_mistake_writes_out_as_the_same_function(kata, number, tmp_path):
+    mistake = demo.mistakes_of(kata)[number]
+    source = demo.variant_source(kata, mistake)
+    assert source.startswith(f"# kata: {kata.id}\n")
+    assert static.inspect(source, kata.filename, kata.entry, kata.all_banned) is None, "the checker would refuse it"
+    path = tmp_path / kata.filename
+    path.write_text(source)
+    written = load_entry(path, kata.entry, f"demo_{kata.module}_{number}")
+    spec = importlib.import_module(kata.spec_module)
+    for case in spec_api.build_cases(spec, seed=3)[:CASES_COMPARED]:
+        a, b = _run(kata, mistake.fn, case.inputs), _run(kata, written, case.inputs)
+        if isinstance(a, type) or isinstance(b, type):
+            assert a == b, f"{case.name}: the variant gives {a}, the file {b}"
+            continue
+        for x, y in zip(_outputs(a.value), _outputs(b.value), strict=True):
+            assert x.shape == y.shape and x.dtype == y.dtype, case.name
+            if x.device.type != "meta":
+                assert torch.equal(x.cpu(), y.cpu()) or torch.allclose(x.cpu(), y.cpu(), equal_nan=True), case.name
+
+
+@pytest.mark.parametrize("kata", WITH_MISTAKES, ids=lambda k: k.id)
+def test_the_written_mistake_fails_its_check(kata, tmp_path):
+    mistake = demo.mistakes_of(kata)[0]
+    path = tmp_path / kata.filename
+    path.write_text(demo.variant_source(kata, mistake))
+    result = run_check(path, kata.id, seed=2)
+    assert result.status is not Status.PASS, f"{kata.id}: '{mistake.label}' written out passes"
+    assert result.cases, f"{kata.id}: the written file did not even run: {result.message}"
+
+
+def test_find_mistake_by_number_label_or_part():
+    kata = catalog.get("gae")
+    mistakes = demo.mistakes_of(kata)
+    assert demo.find_mistake(kata, mistakes, "1") is mistakes[0]
+    assert demo.find_mistake(kata, mistakes, mistakes[1].label.upper()) is mistakes[1]
+    assert demo.find_mistake(kata, mistakes, mistakes[0].label[:-1]) is mistakes[0] or len(
+        [m for m in mistakes if mistakes[0].label[:-1].lower() in m.label.lower()]) > 1
+    with pytest.raises(KataError, match="matches none"):
+        demo.find_mistake(kata, mistakes, "no such mistake at all")
+    with pytest.raises(KataError, match="gae declares no known mistakes|matches"):
+        demo.find_mistake(kata, mistakes, "0")
+
+
+def test_demo_shows_the_failure_names_it_and_passes_the_reference(kata_home):
+    from cli import app
+
+    result = CliRunner().invoke(app, ["demo", "gae", "--mistake", "dones ignored", "--seed", "3", "--device", "cpu"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "\x1b[" not in out  # piped: no colour
+    assert "FAIL" in out and "◀" in out and "done" in out  # the timeline around the done
+    assert "This looks like: dones ignored" in out
+    assert "The planted mistake: dones ignored" in out
+    assert "PASS" in out and "all" in out and "cases passed" in out
+    assert "kata start gae" in out and "kata demo gae --mistake 1 --seed 3" in out
+    assert "reproduce:" not in out  # the demo's files are gone: no command that points at them
+    assert not kata_home.exists() or not any(kata_home.iterdir()), "the demo wrote to the learner's home"
+
+
+def test_demo_picks_a_kata_and_a_mistake_at_random(kata_home):
+    console = Console(width=80, record=True, color_system=None, file=io.StringIO())
+    assert demo.run(console, rng=random.Random(4), device="cpu") == 0
+    text = console.export_text()
+    assert "The planted mistake: " in text and "Your turn: kata start " in text
+    assert not kata_home.exists() or not any(kata_home.iterdir())
+
+
+def test_unknown_mistake_is_a_usage_error(kata_home):
+    from cli import app
+
+    result = CliRunner().invoke(app, ["demo", "gae", "--mistake", "no such mistake at all"])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, KataError) and "known mistakes" in result.exception.message
