@@ -6,6 +6,7 @@ imported by the commands that run code (check); the others start as fast as type
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -163,7 +164,8 @@ def reveal(
             raise KataError(f"You have not passed {kata.id} yet, and revealing it marks it revealed. "
                             f"Run 'kata reveal {kata.id} --yes' to see it anyway.")
         try:
-            answer = console.input(f"You have not passed {kata.id} yet. Reveal the reference (it is marked revealed)? [y/N] ")
+            answer = console.input(f"You have not passed {kata.id} yet. Reveal the reference (it is marked revealed)? [y/N] ",
+                                   markup=False)
         except EOFError:
             answer = ""
         if answer.strip().lower() not in ("y", "yes"):
@@ -322,8 +324,9 @@ def demo(
 def main() -> None:
     """Console-script entry: one place turns KataError and Ctrl-C into a message and an exit code."""
     json_mode = "--json" in sys.argv
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # in this mode typer returns the exit code of typer.Exit
     except KataError as exc:
         if json_mode:
             sys.stdout.write(json.dumps({"error": exc.message, "exit_code": exc.exit_code}) + "\n")
@@ -344,6 +347,7 @@ def main() -> None:
         if isinstance(exc, click.exceptions.Abort):
             sys.exit(INTERRUPTED)
         raise
+    sys.exit(code if isinstance(code, int) else OK)
 
 
 if __name__ == "__main__":

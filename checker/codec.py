@@ -19,6 +19,7 @@ _MAX_DEPTH = 6
 _MAX_ITEMS = 64
 _FRAME = struct.Struct("<Q")  # payload length
 _HEADER = struct.Struct("<I")  # header length inside a payload
+_MAX_MESSAGE = 1 << 31
 
 
 @dataclass(frozen=True)
@@ -112,12 +113,18 @@ class MessageReader:
         messages = []
         while len(self._pending) >= _FRAME.size:
             (size,) = _FRAME.unpack_from(self._pending)
+            if size > _MAX_MESSAGE:
+                raise ValueError(f"a message of {size} bytes is not one of ours")
             if len(self._pending) < _FRAME.size + size:
                 break
             payload = bytes(self._pending[_FRAME.size:_FRAME.size + size])
             del self._pending[:_FRAME.size + size]
             messages.append(_parse(payload))
         return messages
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
 
 
 def _parse(payload: bytes) -> tuple[dict, list[bytes]]:

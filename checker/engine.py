@@ -190,6 +190,7 @@ class _Run:
                 selector.unregister(stream.fd)
                 os.close(stream.fd)
                 stream.fd = -1
+                stream.garbled |= stream.reader.pending  # a message cut off mid-frame: someone wrote over us
                 stream.status = self._reap(stream.child, block=True)
                 open_count -= 1
         for stream in streams:
@@ -254,6 +255,13 @@ class _Run:
             error = fatal[0]["error"]
             return replace(base, message=f"{self.path.name} failed while loading: {error['type']}: {error['message']}",
                            cases=(), hint=error.get("traceback", ""))
+        if not learner.has("ready") and not learner.garbled:
+            if self.timed_out:
+                message = (f"Timed out after {self.limits.seconds:g} s while loading {self.path.name}: code at import time "
+                           "(a sleep, input(), a loop outside your function?) never finished.")
+            else:
+                message = f"{self.path.name} ended the process while loading: {_exit_words(learner.status)}."
+            return replace(base, message=message)
         if learner.garbled:
             return replace(base, message="kata could not read back what your code produced (something wrote over "
                                          "the checker's channel); nothing was judged.")
@@ -279,7 +287,7 @@ class _Run:
 
     def _stopped_at(self, learner: _Stream) -> int | None:
         """The case the learner's process was in when it stopped without finishing."""
-        if learner.has("done") or learner.has("stub"):
+        if learner.has("done") or learner.has("stub") or learner.has("stopped"):
             return None
         if learner.current is not None:
             return learner.current
@@ -287,6 +295,9 @@ class _Run:
         return max(done) + 1 if done and max(done) + 1 < len(self.cases) else (0 if not done else None)
 
     def _stop_message(self, learner: _Stream) -> str:
+        stopped = learner.has("stopped")
+        if stopped:
+            return f"Stopped at case {self.cases[stopped[0]['i']].name}: {stopped[0]['why']}; later cases did not run."
         at = self._stopped_at(learner)
         name = self.cases[at].name if at is not None else "?"
         if self.timed_out:

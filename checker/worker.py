@@ -8,6 +8,7 @@ learner's code never touches.
 """
 from __future__ import annotations
 
+import faulthandler
 import importlib.util
 import os
 import resource
@@ -53,12 +54,16 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
 def isolate(capture_fd: int, limits: Limits, device: torch.device) -> None:
     """Fence the learner's process: own process group, no stdin, captured output, bounded memory."""
     os.setpgid(0, 0)
+    faulthandler.disable()  # a crash is reported by the parent, not dumped onto the terminal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends us; Ctrl-C is the parent's to handle
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
     sys.stdin = open(os.devnull)  # noqa: SIM115 — lives as long as the process
+    # Python-level streams may point elsewhere (pytest's capture, a rich console): rebind them too.
+    sys.stdout = open(1, "w", buffering=1, errors="replace", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, errors="replace", closefd=False)  # noqa: SIM115
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the output cap, writes fail instead of killing us
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -97,9 +102,17 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
             reset_global_state(case.seed ^ i)
             outcomes = run_case(case)
         except BaseException as exc:  # noqa: BLE001 — SystemExit and friends are the learner's too
-            send(fd, {"m": "case", "i": i, "error": describe_error(exc, learner_path), "t": time.perf_counter() - started})
+            error = describe_error(exc, learner_path)
+            if case.family.default_meta and learner_path is not None:
+                error["message"] += (" — this case sets the default device to 'meta' while the inputs stay on the CPU, "
+                                     "to find tensors created without following the inputs' device: create them with "
+                                     "torch.zeros_like(x) or device=x.device")
+            send(fd, {"m": "case", "i": i, "error": error, "t": time.perf_counter() - started})
             if isinstance(exc, NotImplementedError) and i == 0:
                 send(fd, {"m": "stub"})
+                return
+            if error["type"] == "MemoryError":  # every further case would fill memory again
+                send(fd, {"m": "stopped", "i": i, "why": "your code ran out of memory"})
                 return
             continue
         elapsed = time.perf_counter() - started

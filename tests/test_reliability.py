@@ -1,0 +1,122 @@
+"""Hostile and broken learner files: each gets a clear verdict, the right status, no leftovers.
+
+Fixtures live in tests/fixtures/broken/ (like exercism's example-* folders): each file says what
+it expects in its header — `# expect: pass|fail|error` and `# message: <text the report shows>`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from checker.results import Status
+from tests.conftest import ROOT, run_check
+
+FIXTURES = sorted((ROOT / "tests" / "fixtures" / "broken").glob("*.py"))
+SLOW = {"infinite_loop.py": 3.0, "sleep_at_import.py": 3.0}
+
+
+def _expectation(path: Path) -> tuple[Status, str]:
+    text = path.read_text()
+    status = re.search(r"^# expect: (\w+)", text, re.M).group(1)
+    message = re.search(r"^# message: ?(.*)$", text, re.M).group(1)
+    return Status(status), message
+
+
+def _everything_said(result) -> str:
+    parts = [result.message, result.hint]
+    for case in result.cases:
+        parts += [p.message for p in case.problems]
+        if case.error:
+            parts += [case.error.type, case.error.message, case.error.traceback]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_broken_file_gets_a_clear_verdict(path, tmp_path):
+    expected_status, expected_text = _expectation(path)
+    target = tmp_path / path.name
+    target.write_bytes(path.read_bytes())
+    started = time.monotonic()
+    result = run_check(target, "gae", seed=5, timeout=SLOW.get(path.name, 60.0), memory_bytes=1 << 30)
+    assert time.monotonic() - started < 60
+    said = _everything_said(result)
+    assert result.status is expected_status, said
+    assert expected_text in said, said
+
+
+@pytest.mark.parametrize("content, text", [
+    (b"", "is empty"),
+    (b"   \n\n", "is empty"),
+    (b"\x7fELF\x02\x01\x00\x00binary", "binary file"),
+    ("# kata: gae\nx = 'caf\xe9'\n".encode("latin-1"), "not valid UTF-8"),
+])
+def test_unreadable_sources_are_errors(tmp_path, content, text):
+    target = tmp_path / "gae.py"
+    target.write_bytes(content)
+    result = run_check(target, "gae")
+    assert result.status is Status.ERROR
+    assert text in result.message
+
+
+def test_printing_megabytes_is_captured_and_cut(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_bytes((ROOT / "tests/fixtures/broken/prints_megabytes.py").read_bytes())
+    result = run_check(target, "gae", seed=3)
+    assert result.status is Status.PASS
+    assert len(result.output) < 10_000 and "earlier bytes cut" in result.output
+
+
+def test_a_child_process_that_outlives_the_check_is_killed(tmp_path):
+    marker = tmp_path / "pid"
+    target = tmp_path / "gae.py"
+    target.write_text(
+        "# kata: gae\nimport subprocess\n"
+        f"p = subprocess.Popen(['sleep', '300'])\nopen({str(marker)!r}, 'w').write(str(p.pid))\n"
+        "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n    return rewards, rewards\n")
+    result = run_check(target, "gae")
+    assert result.status is Status.FAIL
+    pid = int(marker.read_text())
+    for _ in range(50):
+        if not _alive(pid):
+            break
+        time.sleep(0.05)
+    assert not _alive(pid), "the learner's child process outlived the check"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is dead for our purposes
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "State:\tZ" in status.read_text())
+
+
+def test_ctrl_c_during_a_check_exits_130_and_ends_the_learner(tmp_path):
+    marker = tmp_path / "pid"
+    (tmp_path / "gae.py").write_text(
+        "# kata: gae\nimport os, time\n"
+        "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
+        f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n")
+    env = {**os.environ, "KATA_HOME": str(tmp_path / "home")}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    for _ in range(300):
+        if marker.exists() and marker.read_text():
+            break
+        time.sleep(0.05)
+    learner = int(marker.read_text())
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    time.sleep(0.2)
+    assert not _alive(learner)
+    assert (tmp_path / "gae.py").exists()
