@@ -1,0 +1,130 @@
+"""Case families for `cross-attention`: Lq ≠ Lk both ways, mask shapes, fully-masked rows, odd
+sizes, low precision, gradients w.r.t. x, context and every weight, and dims that do not divide."""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn as nn
+
+from checker.spec import Family, Inputs, Mistake
+from checker.specs._attention import (
+    bad_dims, call_module, causal, compare_module, expected_module, linear_params, pick, randint, randn, random_mask,
+)
+
+
+def _case(B=2, Lq=4, Lk=6, C=8, H=2, mask=None, dtype=torch.float32, scale=1.0, grads=True, tol=None):
+    """mask: None, "causal" ([Lq, Lk]), "2d" ([Lq, Lk]), "b1" ([B, 1, Lq, Lk]), "bh" ([B, H, Lq, Lk]),
+    "padding" ([B, 1, 1, Lk]), or "dead" / "dead_b1" (some query rows fully masked: no gradients)."""
+    def make(g: torch.Generator) -> Inputs:
+        args = {"x": randn(g, B, Lq, C, dtype=dtype, scale=scale), "context": randn(g, B, Lk, C, dtype=dtype, scale=scale)}
+        shapes = {"2d": (Lq, Lk), "b1": (B, 1, Lq, Lk), "bh": (B, H, Lq, Lk), "padding": (B, 1, 1, Lk),
+                  "dead": (B, H, Lq, Lk), "dead_b1": (B, 1, Lq, Lk)}
+        if mask == "causal":
+            args["mask"] = causal(Lq, Lk)
+        elif mask is not None:
+            args["mask"] = random_mask(g, *shapes[mask], dead_rows=0.3 if mask.startswith("dead") else 0.0)
+        dead = mask is not None and mask.startswith("dead")
+        want_grads = grads and not dead  # fully-masked rows: the two conventions' gradients differ
+        return Inputs(args=args, init={"embed_dim": C, "num_heads": H}, params=linear_params(g, C),
+                      grad_of=("x", "context") if want_grads else (),
+                      probe=randn(g, B, Lq, C) if want_grads else None,
+                      tol=tol, show={"embed_dim": C, "num_heads": H})
+    return make
+
+
+def _random(g: torch.Generator) -> Inputs:
+    H = randint(g, 1, 4)
+    C = H * randint(g, 1, 6)
+    B, Lq, Lk = randint(g, 1, 3), randint(g, 1, 8), randint(g, 1, 10)
+    return _case(B, Lq, Lk, C, H, mask=pick(g, [None, "2d", "b1", "bh", "padding"]))(g)
+
+
+FAMILIES = (
+    Family("no_mask", "4 queries over 6 context tokens, no mask, with gradients", _case()),
+    Family("lq_gt_lk", "7 queries over 3 context tokens", _case(Lq=7, Lk=3, mask="b1")),
+    Family("same_length", "Lq = Lk = 5, different sequences", _case(Lq=5, Lk=5, mask="bh")),
+    Family("context_of_one", "a context of one token (Lk = 1)", _case(Lq=4, Lk=1)),
+    Family("query_of_one", "one query (Lq = 1) over 8 context tokens", _case(Lq=1, Lk=8, mask="padding")),
+    Family("mask_2d", "a random [Lq, Lk] mask", _case(mask="2d")),
+    Family("mask_b1", "a random [B, 1, Lq, Lk] mask", _case(mask="b1")),
+    Family("random_mask", "a random [B, H, Lq, Lk] mask: each head its own", _case(mask="bh"), draws=2),
+    Family("key_padding", "a [B, 1, 1, Lk] padding mask over the context", _case(Lk=7, mask="padding")),
+    Family("causal_offset", "a causal [Lq, Lk] mask aligned to the end of the context", _case(Lq=3, Lk=6, mask="causal")),
+    Family("fully_masked_rows", "some query rows have every key masked ([B, H, Lq, Lk] mask): finite out, no NaN",
+           _case(Lq=5, Lk=4, mask="dead"), draws=2),
+    Family("fully_masked_rows_b1", "fully-masked rows with a [B, 1, Lq, Lk] mask", _case(Lq=5, Lk=6, mask="dead_b1")),
+    Family("head_dim_one", "embed_dim = num_heads = 4: head_dim 1", _case(C=4, H=4, mask="bh")),
+    Family("one_head", "num_heads = 1: head_dim = embed_dim", _case(C=6, H=1, mask="b1")),
+    Family("four_heads", "4 heads of 3: the split and merge of heads must line up", _case(B=3, C=12, H=4)),
+    Family("float64", "float64 inputs and weights", _case(mask="bh", dtype=torch.float64)),
+    Family("float16", "float16 inputs and weights (forward only)", _case(mask="b1", dtype=torch.float16, grads=False)),
+    Family("bfloat16", "bfloat16 inputs and weights (forward only)", _case(mask="bh", dtype=torch.bfloat16, grads=False)),
+    Family("large_scores", "x and context scaled by 30: scores in the hundreds (forward only)",
+           _case(mask="bh", scale=30.0, grads=False, tol=(1e-3, 1e-4))),
+    Family("indivisible_dims", "embed_dim 10 with 4 heads: __init__ must raise", bad_dims(10, 4)),
+    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
+           _case(mask="b1"), default_meta=True),
+    Family("random", "random sizes, heads, lengths and mask shapes, with gradients", _random, draws=85),
+)
+
+call = call_module
+expected = expected_module
+compare = compare_module
+
+
+# ---------------------------------------------------------------- known mistakes
+
+
+class _Cross(nn.Module):
+    """The right computation with switches, one per known mistake."""
+
+    kv_from_x = False
+    q_from_context = False
+    merge_without_permute = False
+    scale_by_embed_dim = False
+    skip_w_o = False
+    detach_weights = False
+
+    def __init__(self, embed_dim, num_heads):
+        super().__init__()
+        assert embed_dim % num_heads == 0
+        self.embed_dim, self.num_heads, self.head_dim = embed_dim, num_heads, embed_dim // num_heads
+        self.w_q, self.w_k = nn.Linear(embed_dim, embed_dim), nn.Linear(embed_dim, embed_dim)
+        self.w_v, self.w_o = nn.Linear(embed_dim, embed_dim), nn.Linear(embed_dim, embed_dim)
+
+    def split(self, t):
+        B, L, C = t.shape
+        return t.view(B, L, self.num_heads, self.head_dim).transpose(1, 2)
+
+    def forward(self, x, context, mask=None):
+        B, Lq, C = x.shape
+        q = self.split(self.w_q(context if self.q_from_context else x))
+        k = self.split(self.w_k(x if self.kv_from_x else context))
+        v = self.split(self.w_v(x if self.kv_from_x else context))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(C if self.scale_by_embed_dim else self.head_dim)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+        weights = torch.softmax(scores, dim=-1)
+        y = (weights.detach() if self.detach_weights else weights) @ v
+        y = y.reshape(B, -1, C) if self.merge_without_permute else y.transpose(1, 2).reshape(B, -1, C)
+        return (y if self.skip_w_o else self.w_o(y)), weights
+
+
+def _variant(**switches):
+    return type("Variant", (_Cross,), switches)
+
+
+MISTAKES = (
+    Mistake("keys and values projected from x instead of the context", "k = self.w_k(context), v = self.w_v(context): "
+            "only the queries come from x", _variant(kv_from_x=True)),
+    Mistake("queries projected from the context instead of x", "q = self.w_q(x): the queries come from x",
+            _variant(q_from_context=True)),
+    Mistake("heads merged without permuting back", "transpose(1, 2) back to [B, Lq, H, hd] before reshape(B, Lq, C)",
+            _variant(merge_without_permute=True)),
+    Mistake("scores scaled by √embed_dim instead of √head_dim", "each head is head_dim wide: divide by math.sqrt(head_dim)",
+            _variant(scale_by_embed_dim=True)),
+    Mistake("output projection w_o missing", "apply self.w_o to the merged heads", _variant(skip_w_o=True)),
+    Mistake("attention weights detached before the matmul", "keep the weights in the graph: no .detach() "
+            "(the gradients of w_q and w_k flow through them)", _variant(detach_weights=True)),
+)

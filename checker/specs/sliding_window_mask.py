@@ -1,0 +1,87 @@
+"""Case families for `sliding-window-mask`: window 1, windows longer than the history, the
+window boundary, a long cache, and the device asked for (run device, None, meta)."""
+from __future__ import annotations
+
+import torch
+
+from checker.spec import RUN_DEVICE, Family, Inputs, Mistake
+from checker.specs._attention import pick, randint
+
+META = torch.device("meta")
+
+
+def _case(L, start, window, device=RUN_DEVICE):
+    def make(g: torch.Generator) -> Inputs:
+        return Inputs(args={"seq_len": L, "start_pos": start, "window": window, "device": device})
+    return make
+
+
+def _random(g: torch.Generator) -> Inputs:
+    L, start = randint(g, 1, 12), pick(g, [0, randint(g, 1, 20), randint(g, 20, 120)])
+    window = pick(g, [randint(g, 1, 6), randint(g, 1, L + start), L + start + randint(g, 0, 5)])
+    return _case(L, start, window, pick(g, [RUN_DEVICE, None]))(g)
+
+
+FAMILIES = (
+    Family("basic", "5 queries after 4 cached keys, window 3", _case(5, 4, 3)),
+    Family("window_one", "window = 1: each query sees only itself", _case(4, 3, 1)),
+    Family("window_two", "window = 2: itself and the key just before", _case(5, 0, 2)),
+    Family("window_longer_than_history", "window = 100 > every history: the offset causal mask", _case(4, 5, 100)),
+    Family("window_equals_history", "window = start_pos + seq_len: the last query sees every key", _case(3, 4, 7)),
+    Family("start_pos_zero", "start_pos = 0, window 3", _case(6, 0, 3)),
+    Family("decode_step", "seq_len = 1 after 10 cached keys, window 4", _case(1, 10, 4)),
+    Family("single_token", "seq_len = 1, start_pos = 0, window 1", _case(1, 0, 1)),
+    Family("large_start_pos", "4 queries after 300 cached keys, window 16", _case(4, 300, 16)),
+    Family("device_none", "device=None: the default device", _case(4, 3, 2, device=None)),
+    Family("meta", "device='meta': the mask must be created there (shape, dtype and device are compared)",
+           _case(4, 3, 2, device=META)),
+    Family("device", "the mask follows device= (default device set to meta)", _case(3, 4, 2), default_meta=True),
+    Family("random", "random seq_len, start_pos and window on the run device or device=None", _random, draws=100),
+)
+
+
+def _positions(seq_len, start_pos, device):
+    p = start_pos + torch.arange(seq_len, device=device)[:, None]
+    return p, torch.arange(start_pos + seq_len, device=device)[None, :]
+
+
+def _window_plus_one(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return (j <= p) & (j >= p - window)
+
+
+def _window_minus_one(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return (j <= p) & (j > p - window + 1)
+
+
+def _no_window(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return j <= p
+
+
+def _no_offset(seq_len, start_pos, window, device=None):
+    p = torch.arange(seq_len, device=device)[:, None]
+    j = torch.arange(start_pos + seq_len, device=device)[None, :]
+    return (j <= p) & (j > p - window)
+
+
+def _square(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return ((j <= p) & (j > p - window))[:, start_pos:]
+
+
+def _no_device(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, None)
+    return (j <= p) & (j > p - window)
+
+
+MISTAKES = (
+    Mistake("window one too wide (>= p - window)", "the window counts the query itself: keep j > p - window", _window_plus_one),
+    Mistake("window one too narrow", "window keys including the query: p - window < j <= p", _window_minus_one),
+    Mistake("window ignored", "also require j > p - window", _no_window),
+    Mistake("start_pos ignored in the comparison", "query i sits at absolute position p = start_pos + i", _no_offset),
+    Mistake("square [seq_len, seq_len] mask", "there are start_pos + seq_len keys: the mask is [seq_len, start_pos + seq_len]",
+            _square),
+    Mistake("device= ignored", "pass device=device to the aranges you create", _no_device),
+)
