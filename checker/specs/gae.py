@@ -95,3 +95,6 @@ MISTAKES = (
     Mistake("advantages not normalised", "advantages = (A - A.mean()) / (A.std() + 1e-8)",
             _gae_variant(normalise=False)),
 )
+
+# `kata check gae --bench`: one long trajectory, where a Python loop per step shows its cost.
+BENCH = ("T = 4096, random dones", lambda g: Inputs(args={**trajectory(g, 4096, "random"), "gamma": 0.99, "lam": 0.95}))

@@ -1,0 +1,63 @@
+"""`kata check --bench`: time the learner's code against the reference on one large input.
+
+Interviews ask to vectorise; this says how far off a loop is ("your gae: 41 ms, reference:
+0.9 ms on cuda"). Both run in forked children like a check, the learner's isolated as usual.
+A spec opts in with `BENCH = (label, make)`, where make(generator) -> Inputs.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from checker import spec as spec_api
+from checker.worker import Limits, isolate, load_entry, send
+
+REPEATS = 7
+
+
+def _timed(kata: Any, entry: Any, inputs: spec_api.Inputs, device: torch.device) -> float:
+    """Median wall time of one call in milliseconds (after one warm-up), synchronised on GPUs."""
+    samples = []
+    for i in range(REPEATS + 1):
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        started = time.perf_counter()
+        spec_api.call(kata, entry, inputs, device)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        if i:
+            samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float = 60.0) -> dict[str, Any] | None:
+    plan = getattr(spec, "BENCH", None)
+    if plan is None:
+        return None
+    label, make = plan
+    inputs = make(torch.Generator().manual_seed(0))
+    from checker.engine import _Run
+
+    run = _Run(kata, spec, [], device, path, Limits(seconds=seconds))
+    timings: dict[str, float] = {}
+    try:
+        for role, source, module in (("yours_ms", path, "kata_learner_bench"), ("reference_ms", kata.reference_path, "kata_reference_bench")):
+            def body(fd: int, source: Path = source, module: str = module, role: str = role) -> None:
+                if role == "yours_ms":
+                    isolate(run.capture.fileno(), run.limits, device)
+                entry = load_entry(source, kata.entry, module)
+                send(fd, {"m": "bench", "ms": _timed(kata, entry, inputs, device)})
+
+            stream = run._fork(body)
+            run._collect([stream], time.monotonic() + seconds)
+            found = stream.has("bench")
+            if found is None:
+                return None
+            timings[role] = float(found[0]["ms"])
+    finally:
+        run.cleanup()
+    return {**timings, "shape": label}

@@ -1,0 +1,185 @@
+"""Every command and its error paths, through the real typer app (CliRunner) and the console script."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from checker import catalog
+from tests.conftest import ROOT
+
+runner = CliRunner()
+
+
+def kata(*args: str, cwd: Path | None = None, input: str | None = None):
+    """Run the console entry point (main(), the one place exit codes are decided) in a subprocess."""
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], cwd=cwd, capture_output=True, text=True,
+                          input=input, env={**os.environ, "COLUMNS": "100"}, timeout=120)
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_help_says_what_every_command_does():
+    result = runner.invoke(cli.app, ["--help"])
+    assert result.exit_code == 0, result.output
+    for command in ("list", "start", "check", "reveal", "hint"):
+        assert command in result.output
+        sub = runner.invoke(cli.app, [command, "--help"])
+        assert sub.exit_code == 0 and "Example: kata" in sub.output, sub.output
+
+
+def test_list_shows_every_kata_with_status(workdir):
+    result = runner.invoke(cli.app, ["list"])
+    assert result.exit_code == 0, result.output
+    for k in catalog.KATAS:
+        assert k.id in result.output
+    assert "new" in result.output
+
+
+def test_start_writes_the_stub_and_never_overwrites(workdir):
+    first = kata("start", "gae", cwd=workdir)
+    assert first.returncode == 0, first.stderr
+    stub = workdir / "gae.py"
+    assert stub.read_text().startswith("# kata: gae\n")
+    stub.write_text(stub.read_text() + "\n# my work\n")
+    again = kata("start", "gae", cwd=workdir)
+    assert again.returncode == 2 and "already exists" in again.stderr
+    assert "# my work" in stub.read_text()
+    forced = kata("start", "gae", "--force", cwd=workdir)
+    assert forced.returncode == 0, forced.stderr
+    assert "# my work" in (workdir / "gae.py.bak-1").read_text()
+    assert "# my work" not in stub.read_text()
+    kata("start", "gae", "--force", cwd=workdir)
+    assert (workdir / "gae.py.bak-2").exists()
+
+
+def test_start_into_a_place_that_cannot_be_written(workdir):
+    (workdir / "afile").write_text("x")
+    result = kata("start", "gae", "--dir", str(workdir / "afile"), cwd=workdir)
+    assert result.returncode == 2 and "not a directory" in result.stderr
+
+
+def test_start_into_a_read_only_directory(workdir, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    result = runner.invoke(cli.app, ["start", "gae", "--dir", str(workdir / "ro")])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, Exception) and "Permission denied" in str(result.exception)
+
+
+def test_unknown_kata_suggests_the_close_one(workdir):
+    for command in (["start", "gea"], ["hint", "gea"], ["reveal", "gea"], ["check", "gea"]):
+        result = kata(*command, cwd=workdir)
+        assert result.returncode == 2, (command, result.stderr)
+        assert "Did you mean 'gae'?" in result.stderr
+
+
+def test_check_exit_codes_stub_fail_pass_and_json(workdir):
+    kata("start", "gae", cwd=workdir)
+    stub = kata("check", "gae", "--seed", "3", cwd=workdir)
+    assert stub.returncode == 1 and "not implemented" in stub.stdout
+    (workdir / "gae.py").write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    ok = kata("check", cwd=workdir)  # no target: the current kata
+    assert ok.returncode == 0, ok.stdout
+    assert "PASS" in ok.stdout
+    doc = kata("check", "gae", "--json", "--seed", "9", cwd=workdir)
+    data = json.loads(doc.stdout)  # exactly one JSON document and nothing else
+    assert data["verdict"] == "pass" and data["seed"] == 9 and data["kata"] == "gae" and data["total"] >= 100
+    assert {"name", "family", "status", "problems"} <= set(data["cases"][0])
+
+
+def test_a_failing_case_prints_the_command_that_reproduces_it(workdir):
+    source = catalog.get("gae").reference_path.read_text().replace("1.0 - dones.to(rewards.dtype)", "torch.ones_like(rewards)")
+    (workdir / "gae.py").write_text("# kata: gae\n" + source)
+    result = kata("check", "gae", "--seed", "42", cwd=workdir)
+    assert result.returncode == 1
+    line = next(l for l in result.stdout.splitlines() if "reproduce:" in l)
+    command = line.split("reproduce:")[1].strip(" │").split()
+    assert command[:5] == ["kata", "check", "gae", "--seed", "42"] and command[5] == "--case"
+    only = kata(*command[1:], "--json", cwd=workdir)
+    data = json.loads(only.stdout)
+    assert only.returncode == 1 and data["total"] == 1 and data["cases"][0]["name"] == command[6]
+
+
+def test_check_usage_errors(workdir):
+    missing = kata("check", "nothing/here.py", cwd=workdir)
+    assert missing.returncode == 2 and "No file at" in missing.stderr
+    (workdir / "adir.py").mkdir()
+    directory = kata("check", "adir.py", "--kata", "gae", cwd=workdir)
+    assert directory.returncode == 2 and "is a directory" in directory.stderr
+    none = kata("check", cwd=workdir)
+    assert none.returncode == 2 and "No current kata" in none.stderr
+    (workdir / "mine.py").write_text("def f(): pass\n")
+    unknown = kata("check", "mine.py", cwd=workdir)
+    assert unknown.returncode == 2 and "# kata:" in unknown.stderr
+    not_here = kata("check", "gae", cwd=workdir)
+    assert not_here.returncode == 2 and "kata start gae" in not_here.stderr
+    (workdir / "gae.py").write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    bad_case = kata("check", "gae", "--case", "done_at_lst_step", cwd=workdir)
+    assert bad_case.returncode == 2 and "done_at_last_step" in bad_case.stderr
+    bad_device = kata("check", "gae", "--device", "tpu", cwd=workdir)
+    assert bad_device.returncode == 2 and "Unknown device" in bad_device.stderr
+    bad_json = kata("check", "gea", "--json", cwd=workdir)
+    assert bad_json.returncode == 2 and "Did you mean" in json.loads(bad_json.stdout)["error"]
+
+
+def test_unreadable_file_is_a_usage_error(workdir, monkeypatch):
+    target = workdir / "gae.py"
+    target.write_text("# kata: gae\n")
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    from checker import static
+    from checker.errors import KataError
+
+    with pytest.raises(KataError, match="Cannot read"):
+        static.read_source(target)
+
+
+def test_hints_climb_the_ladder_then_repeat_the_last(workdir):
+    gae = catalog.get("gae")
+    seen = [runner.invoke(cli.app, ["hint", "gae"]).output for _ in range(len(gae.hints) + 1)]
+    for number, text in enumerate(gae.hints, start=1):
+        assert f"Hint {number}/{len(gae.hints)}" in seen[number - 1]
+    assert f"Hint {len(gae.hints)}/" in seen[-1]
+
+
+def test_reveal_shows_the_reference_and_records_it(workdir):
+    result = kata("reveal", "gae", "--yes", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert "def compute_gae" in result.stdout
+    listed = runner.invoke(cli.app, ["list"])
+    assert "revealed" in listed.output
+
+
+def test_kata_home_missing_is_created(tmp_path, monkeypatch):
+    home = tmp_path / "deep" / "missing" / "home"
+    monkeypatch.setenv("KATA_HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli.app, ["hint", "softmax"])
+    assert result.exit_code == 0
+    assert (home / "history.db").exists()
+
+
+def test_every_kata_has_a_good_ladder_and_stub():
+    for k in catalog.KATAS:
+        assert 2 <= len(k.hints) <= 4, k.id
+        assert k.stub_path.exists() and k.reference_path.exists(), k.id
+        stub = k.stub_path.read_text()
+        assert f"# kata: {k.id}" in stub.splitlines()[0]
+        assert "NotImplementedError" in stub
+        assert k.entry in stub
