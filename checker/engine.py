@@ -115,6 +115,7 @@ class _Run:
         self.children: list[int] = []
         self.timed_out = False
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
+        self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
 
     # ---------------------------------------------------------------- children
 
@@ -318,6 +319,7 @@ class _Run:
         if "error" in exp_header:
             raise RuntimeError(f"kata's reference raised on case {case.name}: {exp_header['error']['message']}")
         alternatives = [_decode_outcome(o, exp_buffers) for o in exp_header["outcomes"]]
+        self.expected[case.name] = alternatives
         outcome = _decode_outcome(header["outcomes"][0], buffers)
         self.got[case.name] = outcome
         problems = self._compare(case, alternatives, outcome)

@@ -36,6 +36,9 @@ class _RunDevice:
     def __repr__(self) -> str:
         return "<run device>"
 
+    def __deepcopy__(self, memo: dict) -> "_RunDevice":
+        return self  # a sentinel: copies of case inputs must still recognise it
+
 
 RUN_DEVICE = _RunDevice()
 
