@@ -88,9 +88,11 @@ KATAS: tuple[Kata, ...] = (
         summary="softmax(q·kᵀ/√d) with a bool mask and dropout, as an nn.Module",
         hints=(
             "Scores are q @ k.transpose(-2, -1): transpose the last two dims of K, then divide by √D where D = q.size(-1).",
-            "Masks are True = may attend. Fill the *False* places: scores.masked_fill(~mask, big_negative). "
-            "Use torch.finfo(scores.dtype).min rather than -inf: a row with every key masked must not become NaN.",
-            "Softmax over the last dim (keys), then dropout on the *weights* — after softmax, never before.",
+            "Masks are True = may attend. Fill the *False* places: scores.masked_fill(~mask, fill), with a finite fill far "
+            "below every score: torch.finfo(scores.dtype).min fits every dtype (-inf turns a fully-masked row into NaN; "
+            "-1e9 does not fit in float16).",
+            "Softmax over the last dim (keys), then dropout on the *weights* — after softmax, never before — and return "
+            "the weights after dropout.",
             "weights = self.dropout(torch.softmax(scores, dim=-1)); return weights @ v, weights",
         ),
     ),
@@ -154,9 +156,13 @@ KATAS: tuple[Kata, ...] = (
         banned=ATTENTION_BANNED,
         summary="w_q/w_k/w_v/w_o projections, split heads, attend, merge heads",
         hints=(
-            "Project with w_q, w_k, w_v (each [C, C]); split heads by view(B, L, H, hd) then transpose(1, 2) to [B, H, L, hd].",
-            "Scale by √head_dim (not √embed_dim). Masks are True = attend; fill the False places with finfo.min, not -inf.",
-            "Merge heads back: transpose(1, 2) to [B, L, H, hd] *before* reshape(B, L, C), then apply w_o.",
+            "Project with self.w_q, w_k, w_v; split heads by view(B, L, H, hd) then transpose(1, 2) to [B, H, L, hd] "
+            "(a plain reshape(B, H, L, hd) mixes positions into heads).",
+            "Scale by √head_dim (not √embed_dim). Masks are True = attend: masked_fill(~mask, torch.finfo(scores.dtype).min), "
+            "not -inf, or a fully-masked row turns NaN.",
+            "Merge heads back: transpose(1, 2) to [B, L, H, hd] *before* reshape(B, L, C), then apply w_o. "
+            "And assert embed_dim % num_heads == 0 in __init__.",
+            "y = (weights @ v).transpose(1, 2).reshape(B, L, C); return self.w_o(y), weights",
         ),
     ),
     Kata(
@@ -171,8 +177,10 @@ KATAS: tuple[Kata, ...] = (
         summary="queries from x, keys and values from a context of another length",
         hints=(
             "Same as self-attention except where the projections read from: Q = w_q(x), K = w_k(context), V = w_v(context).",
-            "Lq and Lk differ: scores are [B, H, Lq, Lk] and the mask broadcasts to that shape.",
-            "Merge heads with transpose(1, 2).reshape(B, Lq, C) and project with w_o.",
+            "Split each with its own length: q to [B, H, Lq, hd], k and v to [B, H, Lk, hd]; scores are [B, H, Lq, Lk] "
+            "and the mask broadcasts to that shape.",
+            "Fill masked scores with torch.finfo(scores.dtype).min (not -inf); merge heads with transpose(1, 2).reshape(B, Lq, C) "
+            "and project with w_o.",
         ),
     ),
     Kata(
