@@ -90,7 +90,8 @@ def main() -> int:
     os.environ["KATA_HOME"] = str(home / "kata-home")  # never the learner's own history
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     print(f"watch latency: cold `kata check` vs warm `kata watch` re-check, median of {args.runs} runs, "
-          f"CPU, {os.cpu_count()} cores, {'polling' if args.poll else 'file events'}")
+          f"CPU, {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at start), "
+          f"{'polling' if args.poll else 'file events'}")
     header = f"{'kata':<20} {'cold s':>7} {'warm s':>7} {'engine s':>8} {'cold/warm':>9} {'warm/cold':>9}  target ≤{TARGET_SECONDS:g} s"
     print(header)
     print("-" * len(header))
@@ -119,7 +120,7 @@ def main() -> int:
         print(f"{'median':<20} {c:7.3f} {w:7.3f} {'':>8} {c / w:8.1f}x {w / c:9.2f}  "
               f"{len(rows) - len(missed)}/{len(rows)} katas within {TARGET_SECONDS:g} s")
     if missed:
-        print(f"missed the target: {', '.join(missed)}")
+        print(f"missed the target: {', '.join(missed)} (load average {os.getloadavg()[0]:.1f} at the end)")
     return 1 if (missed and args.strict) else 0
 
 

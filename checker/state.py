@@ -129,15 +129,18 @@ class Store:
         self.warnings.append(message)
 
     def _write(self, sql: str, params: tuple) -> None:
+        self._with_connection(lambda conn: conn.execute(sql, params))
+
+    def _with_connection(self, work) -> None:
         conn = self._connect()
         if conn is None:
             return
         try:
             with closing(conn):
-                conn.execute(sql, params)
+                work(conn)
         except sqlite3.DatabaseError as exc:
             if self._set_aside(exc):
-                self._write(sql, params)
+                self._with_connection(work)
         except OSError as exc:
             self._give_up(f"cannot write the history store: {exc}")
 
@@ -156,15 +159,16 @@ class Store:
 
     def record(self, event: Event) -> None:
         """Append one event; while an interview runs, its kata's events are tagged with it."""
-        if event.session is None:
-            event = replace(event, session=self._interview_of(event))
-        self._write(
-            f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
-            tuple(getattr(event, name) for name in COLUMNS),
-        )
+        def insert(conn: sqlite3.Connection) -> None:
+            row = event if event.session is not None else replace(event, session=self._interview_of(event, conn))
+            conn.execute(f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})",
+                         tuple(getattr(row, name) for name in COLUMNS))
 
-    def _interview_of(self, event: Event) -> str | None:
-        running = self.interview()
+        self._with_connection(insert)
+
+    def _interview_of(self, event: Event, conn: sqlite3.Connection) -> str | None:
+        rows = conn.execute("SELECT value FROM settings WHERE key = ?", (INTERVIEW,)).fetchall()
+        running = _interview(rows[0][0] if rows else None)
         if running and running.get("kata") == event.kata and event.at <= running.get("deadline", 0):
             return running.get("id")
         return None
@@ -196,19 +200,20 @@ class Store:
 
     def interview(self) -> dict | None:
         """The running interview (id, kata, started, deadline, path), or None."""
-        raw = self.get(INTERVIEW)
-        if not raw:
-            return None
-        try:
-            running = json.loads(raw)
-        except ValueError:
-            return None
-        return running if isinstance(running, dict) else None
+        return _interview(self.get(INTERVIEW))
 
     def flush_warnings(self) -> None:
         for warning in dict.fromkeys(self.warnings):
             print(f"kata: warning: {warning}", file=sys.stderr)
         self.warnings.clear()
+
+
+def _interview(raw: str | None) -> dict | None:
+    try:
+        running = json.loads(raw) if raw else None
+    except ValueError:
+        return None
+    return running if isinstance(running, dict) else None
 
 
 def status_of(events: list[Event]) -> str:

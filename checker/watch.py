@@ -14,6 +14,9 @@ tests and scripts. torch is imported only when a `Watcher` is built, never at im
 """
 from __future__ import annotations
 
+import gc
+import importlib
+import importlib.util
 import os
 import random
 import selectors
@@ -190,6 +193,46 @@ class FileWatch:
                 pass
 
 
+# ---------------------------------------------------------------- the warm checker
+
+
+def warm_up(kata: Kata, spec: Any, device: Any, cases: int = 200) -> None:
+    """Run the reference (and the known mistakes) over one seed's cases in this process, once.
+
+    torch loads much of itself on first use: meta kernels and decompositions (about 1.5 s the
+    first time a mask is built on `meta`), lazily imported modules, kernel registrations. A
+    forked child pays that again on every check unless the parent already has, so the watcher
+    pays it once here. Only the kata's own trusted code runs; its outputs are thrown away, and
+    sys.path, sys.modules and torch's random state are left as they were.
+    """
+    import torch
+
+    from checker import spec as spec_api
+
+    module_spec = importlib.util.spec_from_file_location(f"kata_warm_{kata.module}", kata.reference_path)
+    module = importlib.util.module_from_spec(module_spec)
+    saved_path = list(sys.path)
+    try:
+        module_spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved_path
+    entry = getattr(module, kata.entry)
+    expected = getattr(spec, "expected", None)
+    call = getattr(spec, "call", spec_api.call)
+    variants = [m.fn for m in getattr(spec, "MISTAKES", ())]
+    with torch.random.fork_rng(devices=[]):
+        for i, case in enumerate(spec_api.build_cases(spec, 1)[:cases]):
+            on = torch.device("cpu") if case.device_independent else device
+            runs = [lambda: call(kata, entry, case.inputs, on, default_meta=case.family.default_meta)]
+            runs += [lambda: expected(kata, entry, case.inputs, on)] if expected else []
+            runs += [lambda fn=fn: spec_api.call(kata, fn, case.inputs, on) for fn in variants] if i < 8 else []
+            for run in runs:
+                try:
+                    run()
+                except Exception:  # noqa: BLE001 — a variant may raise on a case; warming is best effort
+                    pass
+
+
 # ---------------------------------------------------------------- the loop
 
 
@@ -232,8 +275,12 @@ class Watcher:
         # The parent only draws cases and compares small tensors: one intra-op thread keeps OpenMP's
         # spinning workers from competing with the learner's and the reference's children for the cores.
         engine.torch.set_num_threads(1)
-        engine.resolve_device(self.device)  # a bad --device is a usage error before anything is drawn
-        __import__(self.kata.spec_module)
+        device = engine.resolve_device(self.device)  # a bad --device is a usage error before anything is drawn
+        warm_up(self.kata, importlib.import_module(self.kata.spec_module), device)
+        # What is alive now lives as long as the watcher: keep the children's garbage collector off
+        # it, so they neither walk it nor copy its pages on write (the gc docs' advice before fork).
+        gc.collect()
+        gc.freeze()
         self.limits = Limits(seconds=self.seconds, memory_bytes=int(self.memory_gb * 1024 * MiB))
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(1, 100_000)
@@ -259,10 +306,10 @@ class Watcher:
             return None
         self.checks += 1
         r = self.result
+        self.draw()  # the verdict first; the history write (an fsync) after
         self.store.record(Event(r.kata, "check", self.clock(), verdict=r.status.value,
                                 passed=sum(c.status.value == "pass" for c in r.cases), total=len(r.cases),
                                 seconds=r.seconds, detail=f"seed {r.seed}; watch"))
-        self.draw()
         return r
 
     def next_hint(self) -> None:
@@ -288,6 +335,8 @@ class Watcher:
             parts.append(Text(hint, style="cyan"))
         if self.files.problem:
             parts.append(Text(self.files.problem, style="dim"))
+        for warning in dict.fromkeys(self.store.warnings):
+            parts.append(Text(f"warning: {warning}", style="yellow"))
         self.console.print(Group(*parts))
         self._status_shown = ""
         self.status(force=True)

@@ -53,7 +53,7 @@ def _legacy_store(path: Path, rows: int = 0) -> None:
 
 def test_eight_concurrent_writers_lose_and_duplicate_nothing(kata_home, tmp_path):
     _legacy_store(kata_home / "history.db")  # and all eight race to migrate it
-    go, n, writers = tmp_path / "go", 40, 8
+    go, n, writers = tmp_path / "go", 25, 8
     script = WRITER.format(root=str(ROOT))
     procs = [subprocess.Popen([sys.executable, "-c", script, str(w), str(n), str(go)], stderr=subprocess.PIPE, text=True)
              for w in range(writers)]
@@ -108,9 +108,10 @@ def test_a_corrupt_store_is_set_aside_and_commands_still_work(kata_home, tmp_pat
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     assert runner.invoke(app, ["start", "gae"]).exit_code == 0
-    store = Store()
-    for i in range(400):  # enough rows to span many pages, so a truncation cuts into them
-        store.record(Event("gae", "check", float(i), verdict="fail", detail="x" * 200))
+    Store().record(Event("gae", "hint", 0.0))
+    with sqlite3.connect(kata_home / "history.db") as conn:  # rows over many pages, so a truncation cuts into them
+        conn.executemany("INSERT INTO events (kata, kind, at, detail) VALUES ('gae', 'check', ?, ?)",
+                         [(float(i), "x" * 200) for i in range(400)])
     mine = (tmp_path / "gae.py").read_bytes()
     db = kata_home / "history.db"
     if damage == "garbage":
