@@ -100,9 +100,14 @@ class _Stream:
     status: int | None = None
     garbled: bool = False
     current: int | None = None  # the case that has started and not finished
+    _by_case: dict | None = None
+    _counted: int = -1
 
     def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
-        return {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
+        if self._by_case is None or self._counted != len(self.messages):  # judged many times per run
+            self._by_case = {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
+            self._counted = len(self.messages)
+        return self._by_case
 
     def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
         return next(((h, b) for h, b in self.messages if h.get("m") == kind), None)
@@ -306,8 +311,14 @@ class _Run:
         return f"Your code ended the process in case {name}: {_exit_words(learner.status)}."
 
     def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: _Stream) -> CaseResult:
-        info = CaseResult(name=case.name, family=case.family.name, about=case.family.about, status=Status.ERROR,
-                          inputs=_inputs_info(case), reproduce=self._reproduce(case))
+        info = CaseResult(name=case.name, family=case.family.name, about=case.family.about, status=Status.ERROR)
+        result = self._case_outcome(case, i, expected, learner, info)
+        if result.status is Status.PASS:
+            return result  # inputs and the reproduce line are for failures: skip building them
+        return replace(result, inputs=_inputs_info(case), reproduce=self._reproduce(case))
+
+    def _case_outcome(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: _Stream,
+                      info: CaseResult) -> CaseResult:
         got = learner.by_case().get(i)
         if got is None:
             return replace(info, error=LearnerError("Stopped", self._stop_message(learner)))

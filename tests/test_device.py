@@ -1,0 +1,107 @@
+"""The CUDA path, exercised on a CPU-only machine: device selection, cross-device comparison, TF32
+off, --bench. (Run the whole suite with a GPU to check the real thing: see the README.)"""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from checker import engine
+from checker.codec import TensorValue
+from checker.compare import compare_values
+from checker.errors import KataError
+from tests.conftest import run_check
+
+
+def test_auto_prefers_cuda_then_mps_then_cpu(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert engine.resolve_device("auto").type == "cuda"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: True)
+    assert engine.resolve_device("auto").type == "mps"
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert engine.resolve_device("auto").type == "cpu"
+
+
+def test_asking_for_a_missing_gpu_is_a_usage_error(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(KataError, match="no CUDA GPU"):
+        engine.resolve_device("cuda")
+    with pytest.raises(KataError, match="Unknown device"):
+        engine.resolve_device("tpu")
+
+
+def _value(device: str, data: torch.Tensor | None = None) -> TensorValue:
+    data = torch.ones(3) if data is None else data
+    return TensorValue(data, "float32", (3,), device)
+
+
+def test_a_cpu_result_for_cuda_inputs_is_named_as_a_device_bug():
+    problems = compare_values("returns", _value("cuda:0"), _value("cpu"), 1e-4, 1e-5)
+    assert problems[0].kind == "device"
+    assert "is on cpu, expected cuda:0" in problems[0].message and "device=x.device" in problems[0].message
+
+
+def test_cuda_device_indices_do_not_matter():
+    assert compare_values("returns", _value("cuda:0"), _value("cuda:1"), 1e-4, 1e-5) == []
+
+
+def test_values_that_differ_only_by_summation_order_pass_at_float32_tolerance():
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(4096, generator=g)
+    forward, backward = x.cumsum(0), x.flip(0).cumsum(0).flip(0)
+    total_a = forward[-1:].clone()
+    total_b = backward[:1].clone()
+    problems = compare_values("sum", TensorValue(total_a, "float32", (1,), "cpu"), TensorValue(total_b, "float32", (1,), "cpu"), 1e-4, 1e-5)
+    assert problems == []
+
+
+def test_tf32_is_off_while_checking():
+    torch.backends.cuda.matmul.allow_tf32 = True
+    engine._fast_math_off()
+    assert torch.backends.cuda.matmul.allow_tf32 is False and torch.backends.cudnn.allow_tf32 is False
+
+
+def test_bench_times_the_learner_against_the_reference(tmp_path):
+    from checker import catalog
+    from checker.bench import bench
+
+    kata = catalog.get("gae")
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\n" + kata.reference_path.read_text())
+    import importlib
+
+    timings = bench(kata, importlib.import_module(kata.spec_module), target, torch.device("cpu"))
+    assert timings["yours_ms"] > 0 and timings["reference_ms"] > 0 and "4096" in timings["shape"]
+
+
+def test_the_meta_case_catches_a_device_bug_on_the_cpu(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\nimport torch\n"
+                      "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
+                      "    T = rewards.shape[0]\n    adv = torch.zeros(T, dtype=rewards.dtype)\n    gae = 0.0\n"
+                      "    for t in reversed(range(T)):\n"
+                      "        nxt = values[t + 1] if t + 1 < T else 0.0\n"
+                      "        nd = 1.0 - float(dones[t])\n"
+                      "        delta = rewards[t] + gamma * nxt * nd - values[t]\n"
+                      "        gae = delta + gamma * lam * nd * gae\n        adv[t] = gae\n"
+                      "    returns = adv.to(rewards.dtype) + values\n"
+                      "    return (adv - adv.mean()) / (adv.std() + 1e-8), returns\n")
+    result = run_check(target, "gae", seed=4)
+    failing = {c.name for c in result.failures()}
+    assert failing == {"device"}, failing
+
+
+def test_a_python_scalar_accumulator_is_not_a_device_bug(tmp_path):
+    """torch.tensor(0.0) mixes with CUDA tensors, so the meta case must not fail it."""
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\nimport torch\n"
+                      "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
+                      "    adv = torch.zeros_like(rewards)\n    gae = torch.tensor(0.0)\n    nxt = torch.tensor(0.0)\n"
+                      "    for t in reversed(range(len(rewards))):\n"
+                      "        nd = 1.0 - dones[t].to(rewards.dtype)\n"
+                      "        delta = rewards[t] + gamma * nxt * nd - values[t]\n"
+                      "        gae = delta + gamma * lam * nd * gae\n        adv[t] = gae\n        nxt = values[t]\n"
+                      "    returns = adv + values\n"
+                      "    return (adv - adv.mean()) / (adv.std() + 1e-8), returns\n")
+    result = run_check(target, "gae", seed=4)
+    assert result.passed, [(c.name, c.problems, c.error) for c in result.failures()][:2]
