@@ -206,7 +206,7 @@ def compare_dropout(kata: Any, case: Any, expected: list[Outcome], got: Outcome)
     if have is None:
         return problems
     for name in kata.outputs:  # structure and NaN first: any finite values pass this round
-        problems += compare_values(name, want[name], have[name], math.inf, math.inf)
+        problems += compare_values(name, want[name], have[name], 0.0, math.inf)
     if problems:
         return problems
     w_ref = want["attn_weights"].data.double()
@@ -217,7 +217,7 @@ def compare_dropout(kata: Any, case: Any, expected: list[Outcome], got: Outcome)
     v = case.inputs.args["v"].double()
     out_exp = w_got @ v  # the output must come from the weights returned
     synthetic = Outcome((_like(have["output"], out_exp), _like(have["attn_weights"], w_exp)))
-    problems = compare_outcome(kata, spec, case, synthetic, got)
+    problems = [_explain(p_, case.inputs.init["dropout_p"]) for p_ in compare_outcome(kata, spec, case, synthetic, got)]
     clear = scaled > KEEP_THRESHOLD
     n = int(clear.sum())
     k = int((dropped & clear).sum())
@@ -227,6 +227,17 @@ def compare_dropout(kata: Any, case: Any, expected: list[Outcome], got: Outcome)
                                 f"dropout zeroed {k} of {n} weights ({k / n:.1%}); with dropout_p={p} about {p:.0%} "
                                 f"should be zeroed (allowed {max(p - slack, 0):.1%} to {min(p + slack, 1):.1%})"))
     return problems
+
+
+def _explain(problem: Problem, p: float) -> Problem:
+    """Say what the synthetic expectation is: the learner's own dropout pattern, judged by the rule."""
+    n = problem.mismatch.mismatched if problem.mismatch else "some"
+    if problem.item == "attn_weights" and problem.kind == "values":
+        return replace(problem, message=f"attn_weights: {n} weights are neither 0 nor the eval-mode weight scaled by "
+                       f"1/(1-p) = {1 / (1 - p):g} (expected keeps your own pattern of dropped weights)")
+    if problem.item == "output" and problem.kind == "values":
+        return replace(problem, message=f"output is not attn_weights @ v for the weights you return ({n} values differ)")
+    return problem
 
 
 def _like(template: TensorValue, data: torch.Tensor) -> TensorValue:
