@@ -204,6 +204,15 @@ def stats_view(events: list[Event], now: float | None = None) -> RenderableType:
                       str(row.revealed), str(row.checks))
     days = streak(events, now)
     parts: list[RenderableType] = [table, Text(f"\nstreak: {days} day{'s' * (days != 1)} in a row with a check")]
+    interviews = [e for e in events if e.kind == "interview" and e.verdict is not None]
+    if interviews:
+        passed = [e for e in interviews if e.verdict == "pass"]
+        line = (f"interviews: {len(passed)} passed, {sum(e.verdict == 'timeout' for e in interviews)} out of time, "
+                f"{sum(e.verdict == 'quit' for e in interviews)} stopped")
+        if passed:
+            best = min(passed, key=lambda e: e.seconds or 0)
+            line += f"; fastest: {best.kata} in {duration(best.seconds)}"
+        parts.append(Text(line))
     worst = failing_most(events)
     if worst:
         parts.append(Text("fail most:", style="bold"))

@@ -148,8 +148,12 @@ def test_stats_per_topic_and_the_katas_that_fail_most(kata_home):
     assert (rows["rl"].passed, rows["rl"].checks, rows["rl"].katas) == (1, 4, 5)
     assert (rows["helpers"].passed, rows["attention"].revealed) == (1, 1)
     assert [p.kata for p in practice.failing_most(store.events())] == ["attention", "gae"]
+    for e in [ev("gae", "interview", NOW, "pass", seconds=300.0), ev("mha", "interview", NOW, "timeout", seconds=1800.0),
+              ev("gae", "interview", NOW, "pass", seconds=200.0)]:
+        store.record(e)
     result = runner.invoke(app, ["stats"])
     assert result.exit_code == 0, result.output
+    assert "interviews: 2 passed, 1 out of time, 0 stopped; fastest: gae in 3m20s" in result.output
     assert "attention: 5 of 5 checks failed" in result.output
     assert "gae: 3 of 4 checks failed (passed since)" in result.output
     assert "streak:" in result.output
@@ -267,7 +271,6 @@ def test_reveal_after_a_pass_asks_nothing(kata_home):
 
 def test_reveal_diff_shows_the_attempt_and_the_reference_side_by_side(kata_home, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "200")
     result = runner.invoke(app, ["reveal", "gae", "--diff", "--yes"])
     assert code(result) == 2 and "No attempt at gae to compare" in said(result)
     assert runner.invoke(app, ["start", "gae"]).exit_code == 0
@@ -281,10 +284,10 @@ def test_reveal_diff_shows_the_attempt_and_the_reference_side_by_side(kata_home,
     mine = next(line for line in lines if "MY_UNIQUE_LINE" in line)
     kata = catalog.get("gae")
     stub = kata.stub_path.read_text()
-    only_ref = next(line.strip() for line in kata.reference_path.read_text().splitlines()
-                    if len(line.strip()) > 12 and line.strip() not in stub)
-    ref = next(line for line in lines if only_ref[:40] in line)
-    assert mine.index("MY_UNIQUE_LINE") < len(mine) // 2 < ref.index(only_ref[:40])  # left vs right
+    only_ref = next(line.strip()[:10] for line in kata.reference_path.read_text().splitlines()  # short: never wrapped
+                    if len(line.strip()) >= 10 and line.strip()[:10] not in stub)
+    ref = next(line for line in lines if only_ref in line)
+    assert mine.index("MY_UNIQUE_LINE") < len(mine) // 2 < ref.index(only_ref)  # left vs right
     assert both, "the attempt's first line is shown"
 
 
