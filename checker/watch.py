@@ -196,14 +196,15 @@ class FileWatch:
 # ---------------------------------------------------------------- the warm checker
 
 
-def warm_up(kata: Kata, spec: Any, device: Any, cases: int = 200) -> None:
+def warm_up(kata: Kata, spec: Any, cases: int = 200) -> None:
     """Run the reference (and the known mistakes) over one seed's cases in this process, once.
 
     torch loads much of itself on first use: meta kernels and decompositions (about 1.5 s the
     first time a mask is built on `meta`), lazily imported modules, kernel registrations. A
     forked child pays that again on every check unless the parent already has, so the watcher
     pays it once here. Only the kata's own trusted code runs; its outputs are thrown away, and
-    sys.path, sys.modules and torch's random state are left as they were.
+    sys.path, sys.modules and torch's random state are left as they were. Always on the CPU:
+    CUDA initialised in the parent could not be used by the forked children.
     """
     import torch
 
@@ -222,7 +223,7 @@ def warm_up(kata: Kata, spec: Any, device: Any, cases: int = 200) -> None:
     variants = [m.fn for m in getattr(spec, "MISTAKES", ())]
     with torch.random.fork_rng(devices=[]):
         for i, case in enumerate(spec_api.build_cases(spec, 1)[:cases]):
-            on = torch.device("cpu") if case.device_independent else device
+            on = torch.device("cpu")
             runs = [lambda: call(kata, entry, case.inputs, on, default_meta=case.family.default_meta)]
             runs += [lambda: expected(kata, entry, case.inputs, on)] if expected else []
             runs += [lambda fn=fn: spec_api.call(kata, fn, case.inputs, on) for fn in variants] if i < 8 else []
@@ -275,8 +276,8 @@ class Watcher:
         # The parent only draws cases and compares small tensors: one intra-op thread keeps OpenMP's
         # spinning workers from competing with the learner's and the reference's children for the cores.
         engine.torch.set_num_threads(1)
-        device = engine.resolve_device(self.device)  # a bad --device is a usage error before anything is drawn
-        warm_up(self.kata, importlib.import_module(self.kata.spec_module), device)
+        engine.resolve_device(self.device)  # a bad --device is a usage error before anything is drawn
+        warm_up(self.kata, importlib.import_module(self.kata.spec_module))
         # What is alive now lives as long as the watcher: keep the children's garbage collector off
         # it, so they neither walk it nor copy its pages on write (the gc docs' advice before fork).
         gc.collect()

@@ -281,7 +281,7 @@ def test_warm_up_runs_the_reference_in_process_and_leaves_no_trace(kata_id):
 
     kata = catalog.get(kata_id)
     path, modules, rng = list(sys.path), set(sys.modules), torch.get_rng_state()
-    warm_up(kata, importlib.import_module(kata.spec_module), torch.device("cpu"))
+    warm_up(kata, importlib.import_module(kata.spec_module))
     assert sys.path == path
     assert not {m for m in set(sys.modules) - modules if "kata" in m or m in ("reference", kata.module)}
     assert torch.equal(torch.get_rng_state(), rng)
@@ -294,7 +294,7 @@ def test_warm_up_pays_torchs_first_use_costs_in_the_parent():
              f"sys.path.insert(0, {str(ROOT)!r})\n"
              "from checker import catalog; from checker.watch import warm_up\n"
              "kata = catalog.get('causal-mask')\n"
-             "if sys.argv[1] == 'warm': warm_up(kata, importlib.import_module(kata.spec_module), torch.device('cpu'))\n"
+             "if sys.argv[1] == 'warm': warm_up(kata, importlib.import_module(kata.spec_module))\n"
              "t = time.perf_counter(); torch.tril(torch.ones(4, 4, dtype=torch.bool, device='meta'))\n"
              "print(time.perf_counter() - t)")
     cold, warm = (float(subprocess.run([sys.executable, "-c", probe, mode], capture_output=True, text=True,
