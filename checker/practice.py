@@ -281,10 +281,12 @@ def interview_summary(events: list[Event], session: str) -> dict[str, int]:
 def side_by_side(mine: str, reference: str, left: str = "yours", right: str = "reference") -> Table:
     """Two columns, lines aligned by difflib: changed lines yellow, only-yours red, only-reference green."""
     a, b = mine.splitlines(), reference.splitlines()
-    table = Table(show_lines=False, header_style="bold", expand=True, pad_edge=False)
+    table = Table(header_style="bold", expand=True, pad_edge=False)
     for title in ("", left, "", right):
-        table.add_column(title, overflow="fold", ratio=None if not title else 1, justify="right" if not title else "left",
-                         style="dim" if not title else None, no_wrap=not title)
+        if title:
+            table.add_column(title, ratio=1, overflow="fold")
+        else:  # a line-number column
+            table.add_column("", justify="right", style="dim", no_wrap=True)
     styles = {"equal": (None, None), "replace": ("yellow", "yellow"), "delete": ("red", None), "insert": (None, "green")}
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         left_style, right_style = styles[op]
