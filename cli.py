@@ -27,7 +27,7 @@ app = typer.Typer(
          "Start with [bold]kata list[/], then [bold]kata start gae[/] and [bold]kata check gae[/].",
 )
 console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # messages stay one line, copy-pasteable
 
 
 def complete_kata(incomplete: str) -> list[str]:
@@ -338,13 +338,13 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("\nkata: interrupted.")
         sys.exit(INTERRUPTED)
-    except Exception as exc:  # click's usage errors arrive here in standalone_mode=False
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
+    except Exception as exc:  # usage errors arrive here in standalone_mode=False
+        # typer vendors click (typer._click), so recognise its errors by shape, not by import.
+        show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(exit_code, int):
+            show()
             sys.exit(USAGE)
-        if isinstance(exc, click.exceptions.Abort):
+        if type(exc).__name__ == "Abort":
             sys.exit(INTERRUPTED)
         raise
     sys.exit(code if isinstance(code, int) else OK)

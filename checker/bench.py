@@ -48,7 +48,7 @@ def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float
         for role, source, module in (("yours_ms", path, "kata_learner_bench"), ("reference_ms", kata.reference_path, "kata_reference_bench")):
             def body(fd: int, source: Path = source, module: str = module, role: str = role) -> None:
                 if role == "yours_ms":
-                    isolate(run.capture.fileno(), run.limits, device)
+                    isolate(run.capture.fileno(), run.limits, device, fd)
                 entry = load_entry(source, kata.entry, module)
                 send(fd, {"m": "bench", "ms": _timed(kata, entry, inputs, device)})
 

@@ -63,7 +63,7 @@ class Family:
     about: str  # what it tests, in one sentence
     make: Callable[[torch.Generator], Inputs]
     draws: int = 1
-    default_meta: bool = False  # run the learner with the default device set to `meta`
+    default_meta: bool = False  # track where tensors would live on a GPU (see DeviceTracker)
     cpu_only: bool = False  # keep this case on the CPU whatever --device says
 
 
@@ -160,8 +160,11 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_me
         module.to(device)
         module.train(inputs.train)
     fn = module if module is not None else entry
-    with default_device_meta() if default_meta else _nothing():
+    tracker = DeviceTracker() if default_meta else None
+    with tracker.mode() if tracker else _nothing():
         value = fn(**args)
+    if tracker:
+        tracker.check_output(value)
     wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
     extras = gradients(value, args, inputs, module, device) if wants_grads else {}
     return Outcome(value, extras, args)
@@ -214,32 +217,122 @@ class _nothing:
         return None
 
 
-def default_device_meta() -> Any:
-    """Make `meta` the default device, except for 0-dim tensors built from Python numbers.
+class DeviceBug(Exception):
+    """The learner's code would break on a GPU: a tensor it created did not follow the inputs."""
 
-    On CUDA a tensor created without `device=` lands on the CPU and breaks the result; here it
-    lands on `meta`, which breaks the same way, so the bug shows on a CPU-only machine. A 0-dim
-    CPU tensor (`torch.tensor(0.0)`) mixes freely with CUDA tensors, so it stays on the CPU.
+
+_CROSS_DEVICE_OK = {"copy_", "__setitem__", "index_put_", "__getitem__", "to", "cuda", "cpu", "type_as", "item",
+                    "tolist", "numpy", "__bool__", "__len__", "__index__", "__int__", "__float__", "__format__",
+                    "__repr__", "dim", "size", "numel", "data_ptr", "is_floating_point", "__iter__", "__contains__"}
+
+
+class DeviceTracker:
+    """Find device bugs on a CPU-only machine by simulating where tensors would live on a GPU.
+
+    Inputs count as being on the run device. A tensor made by a factory without `device=`
+    (torch.zeros(T), torch.arange(L), torch.tensor([...])) counts as being on the *default*
+    device, and so does everything computed only from such tensors. As on CUDA, mixing a
+    default-device tensor with more than one element and an input-device tensor in one op is
+    an error; 0-dim tensors mix freely (torch.tensor(0.0) is fine next to CUDA tensors);
+    `.to(device)`, copies and indexing move values across. A default-device tensor in the
+    output is the classic bug. The values themselves are computed normally on the CPU, so
+    this finds the bug without false alarms on code that moves tensors explicitly.
     """
-    from torch.overrides import TorchFunctionMode
 
-    try:
-        from torch.utils._device import _device_constructors
+    def __init__(self) -> None:
+        self.marked: dict[int, torch.Tensor] = {}  # id -> tensor (kept alive so ids stay unique)
+        self.problem: str | None = None
 
-        factories = _device_constructors()
-    except ImportError:  # older torch: the common factories are enough
-        factories = {torch.zeros, torch.ones, torch.empty, torch.full, torch.arange, torch.tensor,
-                     torch.rand, torch.randn, torch.randint, torch.linspace, torch.eye, torch.as_tensor}
+    def is_marked(self, t: Any) -> bool:
+        return isinstance(t, torch.Tensor) and id(t) in self.marked
 
-    class DefaultMeta(TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
-            kwargs = kwargs or {}
-            if func in factories and kwargs.get("device") is None:
-                scalar = func in (torch.tensor, torch.as_tensor) and args and isinstance(args[0], (int, float, bool))
-                kwargs["device"] = "cpu" if scalar else "meta"
-            return func(*args, **kwargs)
+    def mark(self, value: Any) -> None:
+        for t in _tensors(value):
+            self.marked[id(t)] = t
 
-    return DefaultMeta()
+    def mode(self) -> Any:
+        from torch.overrides import TorchFunctionMode
+
+        try:
+            from torch.utils._device import _device_constructors
+
+            factories = set(_device_constructors())
+        except ImportError:  # older torch: the common factories are enough
+            factories = {torch.zeros, torch.ones, torch.empty, torch.full, torch.arange, torch.tensor,
+                         torch.rand, torch.randn, torch.randint, torch.linspace, torch.eye}
+        factories |= {torch.as_tensor}
+        tracker = self
+
+        class Simulate(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+                kwargs = kwargs or {}
+                result = func(*args, **kwargs)
+                tracker.observe(func, args, kwargs, result, factories)
+                return result
+
+        return Simulate()
+
+    def observe(self, func: Any, args: tuple, kwargs: dict, result: Any, factories: set) -> None:
+        name = getattr(func, "__name__", "")
+        if func in factories:
+            sources = _tensors(args)  # torch.as_tensor(x) of a tensor follows x
+            if kwargs.get("device") is None and all(self.is_marked(t) for t in sources):
+                self.mark(result)
+            return
+        if name in ("to", "cuda", "cpu", "type_as") or name.endswith("_like") or name.startswith("new_"):
+            self._follow_move(name, args, kwargs, result)
+            return
+        inputs = _tensors((args, kwargs))
+        marked = [t for t in inputs if self.is_marked(t)]
+        if not marked:
+            return
+        unmarked = [t for t in inputs if not self.is_marked(t)]
+        if name not in _CROSS_DEVICE_OK and self.problem is None:
+            big_marked = [t for t in marked if t.dim() > 0]
+            big_unmarked = [t for t in unmarked if t.dim() > 0]
+            if big_marked and big_unmarked:
+                self.problem = (f"{name}() mixes a tensor created without following the inputs' device "
+                                f"(shape {tuple(big_marked[0].shape)}, made without device=) with the inputs; on a GPU "
+                                "this raises 'Expected all tensors to be on the same device'")
+        if name in ("__setitem__", "copy_", "index_put_") or name.endswith("_") and args and not self.is_marked(args[0]):
+            return  # in place on an input-device tensor: it stays where it is
+        if not unmarked or name == "__getitem__" and self.is_marked(args[0]):
+            self.mark(result)
+
+    def _follow_move(self, name: str, args: tuple, kwargs: dict, result: Any) -> None:
+        source = args[0] if args else None
+        target = kwargs.get("device")
+        for a in args[1:]:
+            if isinstance(a, (str, torch.device)) or isinstance(a, int) and name == "cuda":
+                target = a
+            elif isinstance(a, torch.Tensor):
+                target = "marked" if self.is_marked(a) else "input"
+        if name == "cuda":
+            target = target or "input"
+        if name == "cpu":
+            target = "marked"
+        if target is None:
+            if self.is_marked(source):
+                self.mark(result)
+        elif target == "marked":
+            self.mark(result)
+
+    def check_output(self, value: Any) -> None:
+        if self.problem:
+            raise DeviceBug(self.problem)
+        if any(self.is_marked(t) for t in _tensors(value)):
+            raise DeviceBug("the result was created without following the inputs' device (e.g. torch.zeros(T) "
+                            "instead of torch.zeros_like(rewards) or device=x.device); on a GPU it would be on the CPU")
+
+
+def _tensors(value: Any) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
+    return []
 
 
 def as_numpy(t: torch.Tensor) -> np.ndarray:

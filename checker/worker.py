@@ -51,8 +51,9 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
         raise LookupError(f"{path.name} does not define '{name}' once it has run") from None
 
 
-def isolate(capture_fd: int, limits: Limits, device: torch.device) -> None:
-    """Fence the learner's process: own process group, no stdin, captured output, bounded memory."""
+def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int) -> None:
+    """Fence the learner's process: own process group, no stdin, captured output, bounded memory,
+    and no file descriptors but its own channel (whatever else the parent had open is not its to touch)."""
     os.setpgid(0, 0)
     faulthandler.disable()  # a crash is reported by the parent, not dumped onto the terminal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends us; Ctrl-C is the parent's to handle
@@ -60,6 +61,8 @@ def isolate(capture_fd: int, limits: Limits, device: torch.device) -> None:
     os.dup2(devnull, 0)
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
+    os.closerange(3, channel_fd)
+    os.closerange(channel_fd + 1, 1 << 16)
     sys.stdin = open(os.devnull)  # noqa: SIM115 — lives as long as the process
     # Python-level streams may point elsewhere (pytest's capture, a rich console): rebind them too.
     sys.stdout = open(1, "w", buffering=1, errors="replace", closefd=False)  # noqa: SIM115
@@ -87,7 +90,7 @@ def reset_global_state(seed: int) -> None:
     torch.set_default_dtype(torch.float32)
     torch.set_grad_enabled(True)
     torch.set_default_device(None)
-    torch.manual_seed(seed)
+    torch.default_generator.manual_seed(seed)  # the CPU generator: torch.manual_seed also queues every GPU's
     np.random.seed(seed % 2**32)
 
 
@@ -104,9 +107,9 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
         except BaseException as exc:  # noqa: BLE001 — SystemExit and friends are the learner's too
             error = describe_error(exc, learner_path)
             if case.family.default_meta and learner_path is not None:
-                error["message"] += (" — this case sets the default device to 'meta' while the inputs stay on the CPU, "
-                                     "to find tensors created without following the inputs' device: create them with "
-                                     "torch.zeros_like(x) or device=x.device")
+                error["message"] += (" — this case tracks where each tensor would live on a GPU, to find tensors created "
+                                     "without following the inputs' device: create them with torch.zeros_like(x) or "
+                                     "device=x.device")
             send(fd, {"m": "case", "i": i, "error": error, "t": time.perf_counter() - started})
             if isinstance(exc, NotImplementedError) and i == 0:
                 send(fd, {"m": "stub"})
