@@ -122,6 +122,8 @@ class _Run:
         self.timed_out = False
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
+        self._pair: tuple[_Stream, _Stream] | None = None  # (learner, reference) while collecting
+        self._judged: dict[int, CaseResult] = {}
 
     # ---------------------------------------------------------------- children
 
@@ -176,9 +178,24 @@ class _Run:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         learner = self._fork(self._learner)
         reference = self._fork(self._reference)
+        self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds
         self._collect([learner, reference], deadline)
+        self._pair = None
         return self._judge(learner, reference)
+
+    def _judge_ready(self) -> None:
+        """Judge each case as soon as both sides have answered, while the children keep working."""
+        learner, reference = self._pair
+        if learner.garbled:
+            return
+        got, expected = learner.by_case(), reference.by_case()
+        for i in sorted(got.keys() & expected.keys() - self._judged.keys()):
+            try:
+                self._judged[i] = self._case_result(self.cases[i], i, expected[i], learner)
+            except (ValueError, KeyError, TypeError, IndexError):  # a message no honest child sends
+                learner.garbled = True
+                return
 
     def _collect(self, streams: list[_Stream], deadline: float) -> None:
         selector = selectors.DefaultSelector()
@@ -221,6 +238,8 @@ class _Run:
                     stream.current = None
         except (ValueError, KeyError, UnicodeDecodeError):
             stream.garbled = True
+        if self._pair is not None and any(stream is s for s in self._pair):
+            self._judge_ready()
 
     def _reap(self, pid: int, block: bool) -> int | None:
         try:
@@ -274,7 +293,7 @@ class _Run:
         if learner.garbled:
             return replace(base, message="kata could not read back what your code produced (something wrote over "
                                          "the checker's channel); nothing was judged.")
-        results = [self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
+        results = [self._judged.get(i) or self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
                    if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
         results = self._name_mistakes(results)
         if learner.has("stub"):
