@@ -183,3 +183,15 @@ def test_every_kata_has_a_good_ladder_and_stub():
         assert f"# kata: {k.id}" in stub.splitlines()[0]
         assert "NotImplementedError" in stub
         assert k.entry in stub
+
+
+def test_check_writes_nothing_where_it_runs(workdir, tmp_path_factory):
+    """Running from a directory you cannot write works: a check writes only to KATA_HOME."""
+    elsewhere = tmp_path_factory.mktemp("solutions") / "gae.py"
+    elsewhere.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    listing = lambda: sorted(p.name for p in workdir.iterdir() if p.name != "kata-home")  # noqa: E731
+    before = listing()
+    result = kata("check", str(elsewhere), "--seed", "2", cwd=workdir)
+    assert result.returncode == 0, result.stdout
+    assert listing() == before
+    assert sorted(p.name for p in elsewhere.parent.iterdir()) == ["gae.py"]
