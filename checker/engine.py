@@ -217,7 +217,7 @@ class _Run:
                 os.close(stream.fd)
                 stream.fd = -1
                 stream.garbled |= stream.reader.pending  # a message cut off mid-frame: someone wrote over us
-                stream.status = self._reap(stream.child, block=True)
+                stream.status = self._reap(stream.child)
                 open_count -= 1
         for stream in streams:
             if stream.fd >= 0:
@@ -241,9 +241,9 @@ class _Run:
         if self._pair is not None and any(stream is s for s in self._pair):
             self._judge_ready()
 
-    def _reap(self, pid: int, block: bool) -> int | None:
+    def _reap(self, pid: int) -> int | None:
         try:
-            _, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+            _, status = os.waitpid(pid, 0)
             return status
         except ChildProcessError:
             return None
@@ -256,7 +256,7 @@ class _Run:
                     kill()
                 except (ProcessLookupError, PermissionError):
                     pass
-            self._reap(pid, block=True)
+            self._reap(pid)
         self.children.clear()
         self.capture.close()
 

@@ -12,11 +12,11 @@ after. Optional hooks in the spec module replace the defaults below:
 """
 from __future__ import annotations
 
+import contextlib
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
 import torch
 
 from checker.errors import KataError
@@ -161,7 +161,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_me
         module.train(inputs.train)
     fn = module if module is not None else entry
     tracker = DeviceTracker() if default_meta else None
-    with tracker.mode() if tracker else _nothing():
+    with tracker.mode() if tracker else contextlib.nullcontext():
         value = fn(**args)
     if tracker:
         tracker.check_output(value)
@@ -207,14 +207,6 @@ def load_params(module: Any, params: dict[str, torch.Tensor]) -> None:
             parts.append("; ".join(shaped))
         raise ParamsError("the module's parameters do not match the contract: " + "; ".join(parts))
     module.load_state_dict(params, strict=True)
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 class DeviceBug(Exception):
@@ -334,6 +326,3 @@ def _tensors(value: Any) -> list[torch.Tensor]:
         return [t for v in value.values() for t in _tensors(v)]
     return []
 
-
-def as_numpy(t: torch.Tensor) -> np.ndarray:
-    return t.detach().cpu().numpy()
