@@ -195,3 +195,34 @@ def test_check_writes_nothing_where_it_runs(workdir, tmp_path_factory):
     assert result.returncode == 0, result.stdout
     assert listing() == before
     assert sorted(p.name for p in elsewhere.parent.iterdir()) == ["gae.py"]
+
+
+def test_eight_checks_at_once_record_eight_entries(workdir):
+    """Concurrent `kata check` processes share one history store: nothing lost, nothing doubled."""
+    (workdir / "gae.py").write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    env = {**os.environ, "COLUMNS": "100"}
+    procs = [subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py", "--seed", str(seed), "--json"],
+                              cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for seed in range(1, 9)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, [err for _, err in outputs]
+    from checker.state import Store
+
+    checks = Store().events("gae", "check")
+    assert sorted(int(e.detail.split()[-1]) for e in checks) == list(range(1, 9))
+
+
+def test_a_built_wheel_carries_stubs_references_specs_and_the_cli(tmp_path):
+    """`pip install .` (not editable) must find katas, references and the checker wherever it lands."""
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)
+    wheel = next(tmp_path.glob("kata-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for k in catalog.KATAS:
+        assert f"katas/{k.module}.py" in names and f"reference/{k.module}.py" in names, k.id
+        assert f"checker/specs/{k.module}.py" in names, k.id
+    assert {"cli.py", "checker/render/masks.py", "checker/engine.py"} <= names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "kata = cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -120,3 +120,13 @@ def test_ctrl_c_during_a_check_exits_130_and_ends_the_learner(tmp_path):
     time.sleep(0.2)
     assert not _alive(learner)
     assert (tmp_path / "gae.py").exists()
+
+
+def test_a_module_with_misnamed_parameters_is_told_which(tmp_path):
+    source = (ROOT / "reference" / "mha.py").read_text().replace("self.w_q", "self.wq")
+    target = tmp_path / "mha.py"
+    target.write_text("# kata: mha\n" + source)
+    result = run_check(target, "mha", seed=2)
+    assert result.status is Status.ERROR
+    said = _everything_said(result)
+    assert "missing w_q.weight, w_q.bias" in said and "unexpected wq.weight, wq.bias" in said, said
