@@ -136,6 +136,9 @@ def check(
 
         out = Console(highlight=False, no_color=no_color or None)
         out.print(report(result, verbose=verbose))
+        if bench and result.bench is None:
+            out.print("[dim]bench: runs only once every case passes.[/]" if not result.passed
+                      else f"[dim]bench: {resolved.kata.id} has no benchmark input.[/]")
     _finish(store, OK if result.passed else KATA_FAILED)
 
 

@@ -105,3 +105,20 @@ def test_a_python_scalar_accumulator_is_not_a_device_bug(tmp_path):
                       "    return (adv - adv.mean()) / (adv.std() + 1e-8), returns\n")
     result = run_check(target, "gae", seed=4)
     assert result.passed, [(c.name, c.problems, c.error) for c in result.failures()][:2]
+
+
+@pytest.mark.parametrize("kata_id", [k.id for k in __import__("checker.catalog", fromlist=["KATAS"]).KATAS])
+def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
+    import importlib
+
+    from checker import catalog
+    from checker.bench import bench
+
+    kata = catalog.get(kata_id)
+    spec = importlib.import_module(kata.spec_module)
+    if not hasattr(spec, "BENCH"):
+        pytest.skip(f"{kata_id} has no benchmark input (masks are instant)")
+    target = tmp_path / kata.filename
+    target.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
+    timings = bench(kata, spec, target, torch.device("cpu"))
+    assert timings is not None and timings["yours_ms"] > 0 and timings["reference_ms"] > 0

@@ -146,11 +146,16 @@ def summary_table(result: CheckResult) -> Table:
 
 def bench_line(result: CheckResult) -> Text:
     bench = result.bench or {}
-    mine, ref = bench.get("yours_ms"), bench.get("reference_ms")
+    mine, ref = bench.get("yours_ms", 0.0), bench.get("reference_ms", 0.0)
     text = Text("\nbench: ", style="bold")
-    text.append(f"your {result.kata}: {mine:.3g} ms, reference: {ref:.3g} ms on {result.device}"
-                f" ({bench.get('shape', '')})")
+    text.append(f"your {result.kata}: {_ms(mine)}, reference: {_ms(ref)} on {result.device} ({bench.get('shape', '')})")
+    if ref > 0 and mine / ref >= 2:
+        text.append(f" — {mine / ref:.0f}× slower than the reference: is there a Python loop that could be a tensor op?", style="yellow")
     return text
+
+
+def _ms(ms: float) -> str:
+    return f"{ms:,.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
 
 
 def verdict_line(result: CheckResult) -> Text:

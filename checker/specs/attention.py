@@ -154,3 +154,9 @@ MISTAKES = (
     Mistake("dropout applied to the scores before the softmax", "apply dropout to the weights after the softmax",
             _variant(dropout_first=True)),
 )
+
+# `kata check attention --bench`: a causal self-attention block of realistic size.
+BENCH = ("B = 2, H = 8, L = 512, D = 64, causal mask",
+         lambda g: Inputs(args={"q": torch.randn(2, 8, 512, 64, generator=g), "k": torch.randn(2, 8, 512, 64, generator=g),
+                                "v": torch.randn(2, 8, 512, 64, generator=g),
+                                "mask": torch.ones(512, 512, dtype=torch.bool).tril()}, init={"dropout_p": 0.0}))

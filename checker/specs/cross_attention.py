@@ -128,3 +128,8 @@ MISTAKES = (
     Mistake("attention weights detached before the matmul", "keep the weights in the graph: no .detach() "
             "(the gradients of w_q and w_k flow through them)", _variant(detach_weights=True)),
 )
+
+# `kata check cross-attention --bench`: 128 queries over a 512-token context.
+BENCH = ("B = 4, Lq = 128, Lk = 512, C = 256, H = 8",
+         lambda g: Inputs(args={"x": torch.randn(4, 128, 256, generator=g), "context": torch.randn(4, 512, 256, generator=g)},
+                          init={"embed_dim": 256, "num_heads": 8}, grad_of=("x",)))

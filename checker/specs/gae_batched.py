@@ -127,3 +127,7 @@ MISTAKES = (
             "the done that cuts step t's future is dones[t], the same index as the reward", _one_step_late),
     Mistake("advantages normalised", "gae-batched returns the raw A: no normalisation", _normalised),
 )
+
+# `kata check gae-batched --bench`: a rollout of 64 envs; a loop over envs as well as steps shows.
+BENCH = ("T = 1024, N = 64", lambda g: Inputs(args={**trajectory(g, 1024, "random", shape_tail=(64,)),
+                                                   "last_values": torch.randn(64, generator=g), "gamma": 0.99, "lam": 0.95}))

@@ -128,3 +128,6 @@ MISTAKES = (
     Mistake("statistics along the first dim", "groups run along the last dim (dim=-1), not dim=0", _first_dim),
     Mistake("not divided by the std", "advantages = (r - mean) / (std + 1e-8), per group", _centred_only),
 )
+
+# `kata check grpo-advantage --bench`: many prompts at once; a loop over groups shows.
+BENCH = ("4096 groups of G = 16", lambda g: Inputs(args={"rewards": torch.randn(4096, 16, generator=g)}))

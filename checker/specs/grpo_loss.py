@@ -179,3 +179,16 @@ MISTAKES = (
     Mistake("KL added with the wrong sign", "loss = -(surrogate - kl_beta * kl): the KL is a penalty",
             _variant(kl_sign=-1.0)),
 )
+
+
+def _bench(g: torch.Generator) -> Inputs:
+    G, T = 64, 1024
+    old, new, ref = (torch.randn(G, T, generator=g) * 0.1 - 2 for _ in range(3))
+    lengths = torch.randint(1, T + 1, (G,), generator=g)
+    mask = torch.arange(T)[None, :] < lengths[:, None]
+    return Inputs(args={"old_log_probs": old, "new_log_probs": new, "advantages": torch.randn(G, generator=g),
+                        "ref_log_probs": ref, "mask": mask}, grad_of=("new_log_probs",))
+
+
+# `kata check grpo-loss --bench`: 64 completions of up to 1024 tokens, forward and backward.
+BENCH = ("G = 64, T = 1024, ragged mask", _bench)

@@ -124,3 +124,6 @@ MISTAKES = (
             _not_normalised),
     Mistake("returns normalised", "return the raw returns; only the advantages are normalised", _returns_normalised),
 )
+
+# `kata check mc-advantage --bench`: one long trajectory, where a Python loop per step shows its cost.
+BENCH = ("T = 4096, random dones", lambda g: Inputs(args={**trajectory(g, 4096, "random"), "gamma": 0.99}))

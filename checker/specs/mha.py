@@ -129,3 +129,8 @@ MISTAKES = (
     Mistake("mask inverted", "True means 'may attend': fill where the mask is False, masked_fill(~mask, …)",
             _variant(invert_mask=True)),
 )
+
+# `kata check mha --bench`: forward and backward of a 256-wide block over 256 tokens.
+BENCH = ("B = 4, L = 256, C = 256, H = 8, causal mask",
+         lambda g: Inputs(args={"x": torch.randn(4, 256, 256, generator=g), "mask": torch.ones(256, 256, dtype=torch.bool).tril()},
+                          init={"embed_dim": 256, "num_heads": 8}, grad_of=("x",)))

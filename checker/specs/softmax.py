@@ -143,3 +143,6 @@ MISTAKES = (
     Mistake("the mean subtracted instead of the max", "subtract the max: the mean of a slice with -inf is -inf, "
             "and exp(x - mean) still overflows", _mean_centred),
 )
+
+# `kata check softmax --bench`: a batch of logits over a 32k vocabulary.
+BENCH = ("x [64, 32000], dim=-1", lambda g: Inputs(args={"x": torch.randn(64, 32000, generator=g).numpy(), "dim": -1}))
