@@ -40,7 +40,7 @@ def split_outputs(kata: Any, value: Any) -> tuple[dict[str, Any] | None, list[Pr
             return None, [Problem("structure", "", f"returned {describe(value)}; expected a single {_noun(kata)} "
                                                     f"({names[0]}), not wrapped in a {type(value).__name__}")]
         return {names[0]: value}, []
-    wanted = f"a tuple ({', '.join(names)})"
+    wanted = f"a tuple of {len(names)} ({', '.join(names)})"
     if isinstance(value, list) and len(value) == len(names):
         return None, [Problem("structure", "", f"returned a list; expected {wanted}")]
     if not isinstance(value, tuple):

@@ -329,7 +329,7 @@ def grpo_loss() -> Golden:
 
 def structure() -> Golden:
     c = case("no_dones", "one episode that never ends inside the trajectory",
-             [Problem("structure", "", "returned a tensor of shape (8,); expected a tuple (advantages, returns) "
+             [Problem("structure", "", "returned a tensor of shape (8,); expected a tuple of 2 (advantages, returns) "
                                        "— did you forget to return both?")],
              [info("rewards", [0.5] * 8), info("gamma", 0.99)])
     d = case("device", "tensors you create follow the inputs' device (default device set to meta)",
