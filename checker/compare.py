@@ -186,7 +186,7 @@ def _dtype_hint(expected: str, got: str) -> str:
 def _device_hint(expected: str, got: str) -> str:
     if got.startswith("meta") or expected.startswith("cuda") and got.startswith("cpu"):
         return (" — a tensor was created without following the inputs' device: use torch.zeros_like(x) or "
-                "device=x.device (this case set the default device elsewhere to find exactly that)")
+                "device=x.device")
     return ""
 
 

@@ -154,7 +154,7 @@ class _Run:
         def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
             device = torch.device("cpu") if case.device_independent else self.device
             hook = getattr(self.spec, "call", spec_api.call)
-            return [hook(self.kata, entry, case.inputs, device, default_meta=case.family.default_meta)]
+            return [hook(self.kata, entry, case.inputs, device, track_device=case.family.track_device)]
 
         serve(fd, run_case, self.cases, self.path, send_args=True)
 

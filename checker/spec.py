@@ -63,7 +63,7 @@ class Family:
     about: str  # what it tests, in one sentence
     make: Callable[[torch.Generator], Inputs]
     draws: int = 1
-    default_meta: bool = False  # track where tensors would live on a GPU (see DeviceTracker)
+    track_device: bool = False  # track where tensors would live on a GPU (see DeviceTracker)
     cpu_only: bool = False  # keep this case on the CPU whatever --device says
 
 
@@ -76,7 +76,7 @@ class Case:
 
     @property
     def device_independent(self) -> bool:
-        return self.family.cpu_only or self.family.default_meta
+        return self.family.cpu_only or self.family.track_device
 
 
 @dataclass
@@ -147,7 +147,7 @@ def place(value: Any, device: torch.device) -> Any:
     return value
 
 
-def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_meta: bool = False) -> Outcome:
+def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
     """Run the entry point on one case: build the module, call it, take the gradients asked for."""
     args = {name: place(value, device) for name, value in inputs.args.items()}
     for name in inputs.grad_of:
@@ -160,7 +160,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_me
         module.to(device)
         module.train(inputs.train)
     fn = module if module is not None else entry
-    tracker = DeviceTracker() if default_meta else None
+    tracker = DeviceTracker() if track_device else None
     with tracker.mode() if tracker else contextlib.nullcontext():
         value = fn(**args)
     if tracker:

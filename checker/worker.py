@@ -106,7 +106,7 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
             outcomes = run_case(case)
         except BaseException as exc:  # noqa: BLE001 — SystemExit and friends are the learner's too
             error = describe_error(exc, learner_path)
-            if case.family.default_meta and learner_path is not None:
+            if case.family.track_device and learner_path is not None:
                 error["message"] += (" — this case tracks where each tensor would live on a GPU, to find tensors created "
                                      "without following the inputs' device: create them with torch.zeros_like(x) or "
                                      "device=x.device")

@@ -61,7 +61,7 @@ def _judge(kata, spec, case, fn) -> list:
     """The engine's verdict on one case, in process: [] when fn passes, else what went wrong."""
     call = getattr(spec, "call", spec_api.call)
     try:
-        got = call(kata, fn, _fresh(case.inputs), CPU, default_meta=case.family.default_meta)
+        got = call(kata, fn, _fresh(case.inputs), CPU, track_device=case.family.track_device)
     except Exception as exc:  # noqa: BLE001 — a variant that raises fails the case
         return [f"raised {type(exc).__name__}: {exc}"]
     reference = _reference(kata)
@@ -94,7 +94,7 @@ def test_enough_cases_named_first_and_a_device_family(kata_id):
     assert len(set(names)) == len(names)
     assert spec.FAMILIES[-1].name == "random" and all(f.name != "random" for f in spec.FAMILIES[:-1])
     device = [f for f in spec.FAMILIES if f.name == "device"]
-    assert len(device) == 1 and device[0].default_meta
+    assert len(device) == 1 and device[0].track_device
 
 
 @pytest.mark.parametrize("kata_id", KATAS)

@@ -39,7 +39,7 @@ def _run(kata, fn, case):
     """Run fn on a copy of the case's inputs; returns (decoded outcome or None if it raised, inputs changed?)."""
     inputs = copy.deepcopy(case.inputs)
     try:
-        outcome = spec_api.call(kata, fn, inputs, torch.device("cpu"), default_meta=case.family.default_meta)
+        outcome = spec_api.call(kata, fn, inputs, torch.device("cpu"), track_device=case.family.track_device)
     except Exception:  # noqa: BLE001 — a variant that raises fails the case
         return None, False
     changed = any(not np.array_equal(np.asarray(before), np.asarray(inputs.args[name]))
@@ -65,11 +65,11 @@ def test_enough_cases_named_first(kata_id):
 @pytest.mark.parametrize("kata_id", TORCH_KATAS)
 def test_torch_katas_have_a_device_family(kata_id):
     device = [f for f in _spec(kata_id).FAMILIES if f.name == "device"]
-    assert len(device) == 1 and device[0].default_meta
+    assert len(device) == 1 and device[0].track_device
 
 
 def test_softmax_has_no_meta_family():
-    assert not any(f.default_meta for f in _spec("softmax").FAMILIES)
+    assert not any(f.track_device for f in _spec("softmax").FAMILIES)
 
 
 @pytest.mark.parametrize("kata_id", KATAS)

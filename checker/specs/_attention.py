@@ -135,13 +135,13 @@ BAD_DIMS = "bad_dims"  # Inputs.show key marking the case that only builds the m
 RAISES = "raises AssertionError or ValueError"
 
 
-def call_module(kata: Any, entry: Any, inputs: Inputs, device: torch.device, default_meta: bool = False) -> Outcome:
+def call_module(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
     """The default protocol, plus: the module in the inputs' dtype, and the bad-dims case."""
     if BAD_DIMS in inputs.show:
         return Outcome(_construct(entry, inputs.init))
     dtype = inputs.args["x"].dtype
     factory = entry if dtype == torch.float32 else (lambda **init: entry(**init).to(dtype))
-    return spec_api.call(kata, factory, inputs, device, default_meta)
+    return spec_api.call(kata, factory, inputs, device, track_device)
 
 
 def _construct(entry: Any, init: dict) -> str:

@@ -82,8 +82,8 @@ FAMILIES = (
            _case(B=2, H=4, Lq=16, D=4, scale=0.5, dropout_p=0.1, train=True), draws=2),
     Family("dropout_train_half", "dropout_p = 0.5 in train mode, with a causal mask",
            _case(B=2, H=4, Lq=24, D=4, scale=0.5, mask="causal", dropout_p=0.5, train=True)),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(Lq=5, mask="dead"), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(Lq=5, mask="dead"), track_device=True),
     Family("random", "random sizes and mask shapes, with gradients", _random, draws=75),
 )
 

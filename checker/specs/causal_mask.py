@@ -29,7 +29,7 @@ FAMILIES = (
     Family("device_none", "device=None: the default device", _case(2, 2, 5, device=None)),
     Family("meta", "device='meta': the mask must be created there (shape, dtype and device are compared)",
            _case(2, 3, 5, device=META)),
-    Family("device", "the mask follows device= (default device set to meta)", _case(2, 2, 6), default_meta=True),
+    Family("device", "the mask follows device= (checked as if the inputs were on a GPU)", _case(2, 2, 6), track_device=True),
     Family("random", "random B, H, L on the run device or device=None", _random, draws=100),
 )
 

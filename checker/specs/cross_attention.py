@@ -63,8 +63,8 @@ FAMILIES = (
     Family("large_scores", "x and context scaled by 30: scores in the hundreds (forward only)",
            _case(mask="bh", scale=30.0, grads=False, tol=(1e-3, 1e-4))),
     Family("indivisible_dims", "embed_dim 10 with 4 heads: __init__ must raise", bad_dims(10, 4)),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(mask="b1"), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(mask="b1"), track_device=True),
     Family("random", "random sizes, heads, lengths and mask shapes, with gradients", _random, draws=85),
 )
 

@@ -47,8 +47,8 @@ FAMILIES = (
            _case(400, (), gamma=1.0, lam=1.0, dtype=torch.float64)),
     Family("random", "random lengths, dones, gamma and lam (bool dones)", _random(True), draws=50),
     Family("random_float_dones", "random lengths, dones, gamma and lam (float dones)", _random(False), draws=35),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(8, (3,)), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(8, (3,)), track_device=True),
 )
 
 

@@ -62,8 +62,8 @@ FAMILIES = (
     Family("random", "random T, N, dones, gamma and lam (bool dones)", _random(True), draws=45),
     Family("random_float_dones", "random T, N, dones, gamma and lam (float dones)", _random(False), draws=25),
     Family("random_float64", "random T, N, dones, gamma and lam in float64", _random(True, torch.float64), draws=10),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(5, 3, env_dones=((2, 1), (4, 0))), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(5, 3, env_dones=((2, 1), (4, 0))), track_device=True),
 )
 
 

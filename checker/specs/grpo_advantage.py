@@ -89,8 +89,8 @@ FAMILIES = (
     Family("large_group", "G = 64 in one group", _case((64,))),
     Family("float64", "[4, 8] scaled groups in float64", _case((4, 8), "scaled", dtype=torch.float64)),
     Family("random", "random ranks, group sizes, scales and binary rewards", _random, draws=82),
-    Family("device", "tensors you create follow the input's device (default device set to meta)",
-           _case((4, 6), "one_equal"), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case((4, 6), "one_equal"), track_device=True),
 )
 
 

@@ -118,8 +118,8 @@ FAMILIES = (
     Family("float64_per_completion", "[G] in float64", _case(6, dtype=torch.float64)),
     Family("long_completions", "[4, 64] with lengths from 1 to 64", _case(4, 64, lengths=(64, 1, 30, 47))),
     Family("random", "random shapes, masks, ratios, clip_epsilon and kl_beta", _random, draws=76),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta), mask=None",
-           _case(4, 6, mask_kind=None), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU), mask=None",
+           _case(4, 6, mask_kind=None), track_device=True),
 )
 
 

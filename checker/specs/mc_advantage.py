@@ -54,8 +54,8 @@ FAMILIES = (
     Family("random", "random lengths, dones and gamma (bool dones)", _random(True), draws=45),
     Family("random_float_dones", "random lengths, dones and gamma (float dones)", _random(False), draws=30),
     Family("random_float64", "random lengths, dones and gamma in float64", _random(True, torch.float64), draws=10),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(8, (3,)), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(8, (3,)), track_device=True),
 )
 
 

@@ -60,8 +60,8 @@ FAMILIES = (
     Family("large_scores", "x scaled by 30: scores in the hundreds (forward only)", _case(L=6, mask="bh", scale=30.0, grads=False, tol=(1e-3, 1e-4))),
     Family("indivisible_dims", "embed_dim 10 with 4 heads: __init__ must raise", bad_dims(10, 4)),
     Family("indivisible_dims_2", "embed_dim 6 with 4 heads: __init__ must raise", bad_dims(6, 4)),
-    Family("device", "tensors you create follow the inputs' device (default device set to meta)",
-           _case(L=5, mask="causal"), default_meta=True),
+    Family("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
+           _case(L=5, mask="causal"), track_device=True),
     Family("random", "random sizes, heads and mask shapes, with gradients", _random, draws=85),
 )
 

@@ -35,7 +35,7 @@ FAMILIES = (
     Family("device_none", "device=None: the default device", _case(4, 3, 2, device=None)),
     Family("meta", "device='meta': the mask must be created there (shape, dtype and device are compared)",
            _case(4, 3, 2, device=META)),
-    Family("device", "the mask follows device= (default device set to meta)", _case(3, 4, 2), default_meta=True),
+    Family("device", "the mask follows device= (checked as if the inputs were on a GPU)", _case(3, 4, 2), track_device=True),
     Family("random", "random seq_len, start_pos and window on the run device or device=None", _random, draws=100),
 )
 

@@ -332,7 +332,7 @@ def structure() -> Golden:
              [Problem("structure", "", "returned a tensor of shape (8,); expected a tuple of 2 (advantages, returns) "
                                        "— did you forget to return both?")],
              [info("rewards", [0.5] * 8), info("gamma", 0.99)])
-    d = case("device", "tensors you create follow the inputs' device (default device set to meta)",
+    d = case("device", "tensors you create follow the inputs' device (checked as if the inputs were on a GPU)",
              [Problem("device", "advantages", "advantages is on meta, expected cpu — a tensor was created without "
                                               "following the inputs' device: use torch.zeros_like(x) or device=x.device")])
     return Golden(result("gae", "Generalised advantage estimation", [c, d]))
