@@ -4,11 +4,12 @@ A spec module (`checker/specs/<kata>.py`) defines `FAMILIES`, a tuple of `Family
 makes the inputs of one case from a seeded generator; named edge cases come first, random draws
 after. Optional hooks in the spec module replace the defaults below:
 
-    call(kata, entry, inputs, device) -> Outcome          # how the learner's entry point is run
+    call(kata, entry, inputs, device, track_device=False) -> Outcome  # how the entry point is run
     expected(kata, entry, inputs, device) -> [Outcome]    # the reference's accepted answers
-    compare(case, expected, got) -> list[Problem] | None  # replaces the generic comparison
+    compare(kata, case, expected, got) -> list[Problem] | None  # None = the generic comparison
     TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
     MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
+    BENCH = (label, make)                                  # a large input for `kata check --bench`
 """
 from __future__ import annotations
 
