@@ -174,7 +174,6 @@ class _Run:
     # ---------------------------------------------------------------- collecting
 
     def execute(self) -> CheckResult:
-        _warm_meta(self.cases)
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         learner = self._fork(self._learner)
         reference = self._fork(self._reference)
@@ -385,14 +384,6 @@ class _Run:
         from checker.mistakes import name_mistakes
 
         return name_mistakes(self, results)
-
-
-def _warm_meta(cases: list[spec_api.Case]) -> None:
-    """Load torch's meta kernels once here when a case asks for device='meta' (mask katas): the
-    first meta op imports much of torch (about a second), which each child would pay again."""
-    wants_meta = any(str(v) == "meta" for c in cases for v in c.inputs.args.values() if isinstance(v, (str, torch.device)))
-    if wants_meta:
-        torch.ones(2, 2, device="meta").tril()
 
 
 def _fast_math_off() -> None:

@@ -162,10 +162,13 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
         module.train(inputs.train)
     fn = module if module is not None else entry
     tracker = DeviceTracker() if track_device else None
-    with tracker.mode() if tracker else contextlib.nullcontext():
+    virtual = MetaSimulator() if any(_is_meta(v) for v in args.values()) else None
+    with tracker.mode() if tracker else virtual.mode() if virtual else contextlib.nullcontext():
         value = fn(**args)
     if tracker:
         tracker.check_output(value)
+    if virtual:
+        value = virtual.output(value)
     wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
     extras = gradients(value, args, inputs, module, device) if wants_grads else {}
     return Outcome(value, extras, args)
@@ -316,6 +319,79 @@ class DeviceTracker:
         if any(self.is_marked(t) for t in _tensors(value)):
             raise DeviceBug("the result was created without following the inputs' device (e.g. torch.zeros(T) "
                             "instead of torch.zeros_like(rewards) or device=x.device); on a GPU it would be on the CPU")
+
+
+def _is_meta(value: Any) -> bool:
+    return isinstance(value, (str, torch.device)) and str(value) == "meta"
+
+
+class MetaSimulator:
+    """Run code that was asked for `device='meta'` on the CPU, labelling what lives on `meta`.
+
+    Real meta tensors would do, but in torch 2.13 the first op on one imports torch._dynamo
+    (about a second, in every process). Here factories asked for meta build CPU tensors that are
+    labelled meta; ops on labelled tensors give labelled results; what meta forbids (mixing with
+    CPU tensors of more than one element, reading values out) raises as it would. Labelled
+    outputs are turned into real meta tensors (cheap) before they are compared.
+    """
+
+    _READS = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "__index__"}
+
+    def __init__(self) -> None:
+        self.marked: dict[int, torch.Tensor] = {}
+
+    def _on_meta(self, t: Any) -> bool:
+        return isinstance(t, torch.Tensor) and id(t) in self.marked
+
+    def _mark(self, value: Any) -> None:
+        for t in _tensors(value):
+            self.marked[id(t)] = t
+
+    def mode(self) -> Any:
+        from torch.overrides import TorchFunctionMode
+
+        simulator = self
+
+        class Simulate(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+                return simulator.run(func, args, kwargs or {})
+
+        return Simulate()
+
+    def run(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        name = getattr(func, "__name__", "")
+        to_meta = _is_meta(kwargs.get("device")) or any(_is_meta(a) for a in args[1:] if name in ("to", "new_empty"))
+        inputs = _tensors((args, kwargs))
+        on_meta = [t for t in inputs if self._on_meta(t)]
+        if on_meta and name in self._READS:
+            raise RuntimeError(f"Tensor.{name}() cannot be called on meta tensors: they have no data")
+        if on_meta and name in ("to", "cpu", "cuda") and not to_meta and (name != "to" or _moves(args, kwargs)):
+            raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+        if to_meta:
+            kwargs = {**kwargs, "device": "cpu"} if "device" in kwargs else kwargs
+            args = tuple("cpu" if _is_meta(a) else a for a in args)
+        result = func(*args, **kwargs)
+        if to_meta or on_meta:
+            others = [t for t in inputs if not self._on_meta(t) and t.dim() > 0]
+            if on_meta and others and name not in ("__getitem__", "__setitem__", "index_put_"):
+                raise RuntimeError(f"Expected all tensors to be on the same device, but found meta and "
+                                   f"{others[0].device} ({name})")
+            self._mark(result)
+        return result
+
+    def output(self, value: Any) -> Any:
+        if isinstance(value, torch.Tensor):
+            return value.to("meta") if self._on_meta(value) else value
+        if isinstance(value, tuple):
+            return tuple(self.output(v) for v in value)
+        if isinstance(value, list):
+            return [self.output(v) for v in value]
+        return value
+
+
+def _moves(args: tuple, kwargs: dict) -> bool:
+    """Whether a .to(...) call names a device (or a tensor to follow), not just a dtype."""
+    return "device" in kwargs or any(isinstance(a, (str, torch.device, torch.Tensor)) for a in args[1:])
 
 
 def _tensors(value: Any) -> list[torch.Tensor]:

@@ -199,10 +199,9 @@ class FileWatch:
 def warm_up(kata: Kata, spec: Any, cases: int = 200) -> None:
     """Run the reference (and the known mistakes) over one seed's cases in this process, once.
 
-    torch loads much of itself on first use: meta kernels and decompositions (about 1.5 s the
-    first time a mask is built on `meta`), lazily imported modules, kernel registrations. A
-    forked child pays that again on every check unless the parent already has, so the watcher
-    pays it once here. Only the kata's own trusted code runs; its outputs are thrown away, and
+    torch loads much of itself on first use: lazily imported modules, decompositions, kernel
+    registrations. A forked child pays that again on every check unless the parent already has,
+    so the watcher pays it once here. Only the kata's own trusted code runs; its outputs are thrown away, and
     sys.path, sys.modules and torch's random state are left as they were. Always on the CPU:
     CUDA initialised in the parent could not be used by the forked children.
     """
