@@ -132,3 +132,36 @@ def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
     target.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
     timings = bench(kata, spec, target, torch.device("cpu"))
     assert timings is not None and timings["yours_ms"] > 0 and timings["reference_ms"] > 0
+
+
+def _simulated(fn):
+    from checker.spec import MetaSimulator
+
+    sim = MetaSimulator()
+    with sim.mode():
+        value = fn()
+    return sim.output(value)
+
+
+def test_meta_simulation_labels_what_was_asked_for_meta():
+    out = _simulated(lambda: torch.ones(3, 3, dtype=torch.bool, device="meta").tril() & torch.ones(3, 3, dtype=torch.bool, device="meta"))
+    assert out.device.type == "meta" and out.shape == (3, 3) and out.dtype == torch.bool
+    moved = _simulated(lambda: torch.arange(4).to(torch.device("meta")))
+    assert moved.device.type == "meta"
+    ignored = _simulated(lambda: torch.ones(3, 3, dtype=torch.bool).tril())
+    assert ignored.device.type == "cpu"
+
+
+@pytest.mark.parametrize("fn, says", [
+    (lambda: torch.ones(3, device="meta").sum().item(), "cannot be called on meta"),
+    (lambda: torch.ones(3, device="meta").cpu(), "Cannot copy out of meta"),
+    (lambda: torch.ones(3, device="meta") + torch.ones(3), "same device"),
+])
+def test_meta_simulation_forbids_what_meta_forbids(fn, says):
+    with pytest.raises((RuntimeError, NotImplementedError), match=says):
+        _simulated(fn)
+
+
+def test_a_cpu_scalar_mixes_with_meta_as_it_does_in_torch():
+    out = _simulated(lambda: torch.arange(4, device="meta") <= torch.tensor(2))
+    assert out.device.type == "meta"
