@@ -165,3 +165,22 @@ def test_meta_simulation_forbids_what_meta_forbids(fn, says):
 def test_a_cpu_scalar_mixes_with_meta_as_it_does_in_torch():
     out = _simulated(lambda: torch.arange(4, device="meta") <= torch.tensor(2))
     assert out.device.type == "meta"
+
+
+def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_path, monkeypatch):
+    """What makes watch's re-check fast: only the learner's child is forked again."""
+    from checker import catalog
+
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    monkeypatch.setattr(engine, "_REFERENCE_CACHE", {})
+    forks = []
+    real_fork = engine._Run._fork
+    monkeypatch.setattr(engine._Run, "_fork", lambda self, body: forks.append(body.__name__) or real_fork(self, body))
+    first = run_check(target, "gae", seed=77)
+    second = run_check(target, "gae", seed=77)
+    assert first.passed and second.passed and len(second.cases) == len(first.cases)
+    assert forks == ["_learner", "_reference", "_learner"], forks
+    broken = tmp_path / "broken.py"
+    broken.write_text(target.read_text().replace("1.0 - dones", "0.0 * dones"))
+    assert not run_check(broken, "gae", seed=77).passed  # cached answers still judge a wrong file wrong
