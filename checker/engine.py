@@ -259,15 +259,23 @@ class _Run:
 
     def cleanup(self) -> None:
         """End every child and anything the learner's code left running in its process group."""
+        self._kill_groups()
         for pid in self.children:
-            for kill in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-                try:
-                    kill()
-                except (ProcessLookupError, PermissionError):
-                    pass
+            try:
+                os.kill(pid, signal.SIGKILL)  # a child that never made its own group (the reference)
+            except (ProcessLookupError, PermissionError):
+                pass
             self._reap(pid)
         self.children.clear()
         self.capture.close()
+
+    def _kill_groups(self) -> None:
+        """Kill what the learner's code left running in its process group (its grandchildren)."""
+        for pid in self.children:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     # ---------------------------------------------------------------- judging
 
@@ -279,7 +287,7 @@ class _Run:
         return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
 
     def _judge(self, learner: _Stream, reference: _Stream) -> CheckResult:
-        self.cleanup_children_only()
+        self._kill_groups()
         base = CheckResult(kata=self.kata.id, title=self.kata.title, file=str(self.path), device=str(self.device),
                            seed=0, status=Status.ERROR, output=self._output())
         expected = reference.by_case()
@@ -314,13 +322,6 @@ class _Run:
             Status.ERROR if any(r.status is Status.ERROR for r in results) else Status.FAIL)
         message = "" if ran_all else self._stop_message(learner)
         return replace(base, status=status, message=message, cases=tuple(results))
-
-    def cleanup_children_only(self) -> None:
-        for pid in self.children:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def _stopped_at(self, learner: _Stream) -> int | None:
         """The case the learner's process was in when it stopped without finishing."""
