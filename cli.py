@@ -35,6 +35,11 @@ def complete_kata(incomplete: str) -> list[str]:
 
 
 KataName = Annotated[str, typer.Argument(help="Kata id, e.g. gae (see 'kata list').", autocompletion=complete_kata)]
+TargetArg = Annotated[Optional[str], typer.Argument(help="A kata id (its file here) or a path; default: the current kata.",
+                                                   autocompletion=complete_kata)]
+KataOpt = Annotated[Optional[str], typer.Option("--kata", help="Which kata the file is for (default: its '# kata:' line).")]
+DeviceOpt = Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")]
+MemoryOpt = Annotated[float, typer.Option("--memory-gb", help="Memory your code may use (GiB).")]
 
 
 def _store() -> Store:
@@ -97,15 +102,14 @@ def start(
 
 @app.command()
 def check(
-    target: Annotated[Optional[str], typer.Argument(help="A kata id (its file here) or a path; default: the current kata.",
-                                                    autocompletion=complete_kata)] = None,
-    kata: Annotated[Optional[str], typer.Option("--kata", help="Which kata the file is for (default: its '# kata:' line).")] = None,
-    device: Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")] = "auto",
+    target: TargetArg = None,
+    kata: KataOpt = None,
+    device: DeviceOpt = "auto",
     seed: Annotated[Optional[int], typer.Option(help="Reproduce a run exactly.")] = None,
     case: Annotated[Optional[str], typer.Option(help="Run only this case (or family).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")] = False,
     timeout: Annotated[float, typer.Option(help="Seconds your code may run in all.")] = 30.0,
-    memory_gb: Annotated[float, typer.Option("--memory-gb", help="Memory your code may use (GiB).")] = 4.0,
+    memory_gb: MemoryOpt = 4.0,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every failing case in full.")] = False,
     bench: Annotated[bool, typer.Option(help="Also time your code against the reference on a large input.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colours.")] = False,
@@ -198,13 +202,12 @@ def hint(name: KataName) -> None:
 
 @app.command()
 def watch(
-    target: Annotated[Optional[str], typer.Argument(help="A kata id (its file here) or a path; default: the current kata.",
-                                                    autocompletion=complete_kata)] = None,
-    kata: Annotated[Optional[str], typer.Option("--kata", help="Which kata the file is for (default: its '# kata:' line).")] = None,
-    device: Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")] = "auto",
+    target: TargetArg = None,
+    kata: KataOpt = None,
+    device: DeviceOpt = "auto",
     seed: Annotated[Optional[int], typer.Option(help="Seed for every re-check (default: one per session; r draws a new one).")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds your code may run per check.")] = 10.0,
-    memory_gb: Annotated[float, typer.Option("--memory-gb", help="Memory your code may use (GiB).")] = 4.0,
+    memory_gb: MemoryOpt = 4.0,
     poll: Annotated[bool, typer.Option("--poll", help="Notice saves by polling only (for file systems without events).")] = False,
 ) -> None:
     """Re-check your file every time you save it. Keys: h next hint, r re-run with a new seed, q quit.
