@@ -14,6 +14,7 @@ from typing import Any
 import torch
 
 from checker import spec as spec_api
+from checker.runner import Children
 from checker.worker import Limits, isolate, load_entry, send
 
 REPEATS = 7
@@ -40,24 +41,22 @@ def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float
         return None
     label, make = plan
     inputs = make(torch.Generator().manual_seed(0))
-    from checker.engine import _Run
-
-    run = _Run(kata, spec, [], device, path, Limits(seconds=seconds))
+    children = Children(Limits(seconds=seconds))
     timings: dict[str, float] = {}
     try:
         for role, source, module in (("yours_ms", path, "kata_learner_bench"), ("reference_ms", kata.reference_path, "kata_reference_bench")):
             def body(fd: int, source: Path = source, module: str = module, role: str = role) -> None:
                 if role == "yours_ms":
-                    isolate(run.capture.fileno(), run.limits, device, fd)
+                    isolate(children.capture.fileno(), children.limits, device, fd)
                 entry = load_entry(source, kata.entry, module)
                 send(fd, {"m": "bench", "ms": _timed(kata, entry, inputs, device)})
 
-            stream = run._fork(body)
-            run._collect([stream], time.monotonic() + seconds)
+            stream = children.fork(body)
+            children.collect([stream], time.monotonic() + seconds)
             found = stream.has("bench")
             if found is None:
                 return None
             timings[role] = float(found[0]["ms"])
     finally:
-        run.cleanup()
+        children.cleanup()
     return {**timings, "shape": label}

@@ -14,10 +14,6 @@ os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # asking about CUDA
 import gc
 import importlib
 import random
-import selectors
-import signal
-import sys
-import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,9 +27,8 @@ from checker.catalog import Kata
 from checker.compare import SMALL, compare_outcome
 from checker.errors import KataError
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
-from checker.worker import Limits, child_main, describe_error, isolate, load_entry, serve
-
-OUTPUT_TAIL = 4000
+from checker.runner import Children, Stream, decode_outcome, exit_words
+from checker.worker import Limits, describe_error, isolate, load_entry, send, serve
 
 # The reference's answers for one run's cases never change: a process that checks again and again
 # (kata watch) reuses them, so each re-check forks only the learner's child.
@@ -96,62 +91,24 @@ def check(request: Request) -> CheckResult:
     return result
 
 
-@dataclass
-class _Stream:
-    child: int
-    fd: int
-    reader: codec.MessageReader = field(default_factory=codec.MessageReader)
-    messages: list[tuple[dict, list[bytes]]] = field(default_factory=list)
-    status: int | None = None
-    garbled: bool = False
-    current: int | None = None  # the case that has started and not finished
-    _by_case: dict | None = None
-    _counted: int = -1
-
-    def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
-        if self._by_case is None or self._counted != len(self.messages):  # judged many times per run
-            self._by_case = {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
-            self._counted = len(self.messages)
-        return self._by_case
-
-    def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
-        return next(((h, b) for h, b in self.messages if h.get("m") == kind), None)
-
-
 class _Run:
     def __init__(self, kata: Kata, spec: Any, cases: list[spec_api.Case], device: torch.device, path: Path, limits: Limits):
         self.kata, self.spec, self.cases, self.device, self.path, self.limits = kata, spec, cases, device, path, limits
-        self.capture = tempfile.TemporaryFile()
-        self.children: list[int] = []
+        self.children = Children(limits)
         self.timed_out = False
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
-        self._pair: tuple[_Stream, _Stream] | None = None  # (learner, reference) while collecting
+        self._pair: tuple[Stream, Stream] | None = None  # (learner, reference) while collecting
         self._judged: dict[int, CaseResult] = {}
 
     # ---------------------------------------------------------------- children
 
-    def _fork(self, body: Any) -> _Stream:
-        read_fd, write_fd = os.pipe()
-        sys.stdout.flush()  # or the child would print the parent's buffered output again
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover — runs in the child
-            os.close(read_fd)
-            torch.set_num_threads(1)  # forked after torch: one thread avoids OpenMP's fork hang
-            child_main(write_fd, lambda: body(write_fd))
-        os.close(write_fd)
-        self.children.append(pid)
-        return _Stream(pid, read_fd)
-
     def _learner(self, fd: int) -> None:
-        isolate(self.capture.fileno(), self.limits, self.device, fd)
+        isolate(self.children.capture.fileno(), self.limits, self.device, fd)
         _fast_math_off()
         try:
             entry = load_entry(self.path, self.kata.entry, f"kata_learner_{self.kata.module}")
         except BaseException as exc:  # noqa: BLE001 — an import-time failure is the learner's
-            from checker.worker import send
-
             send(fd, {"m": "fatal", "stage": "import", "error": describe_error(exc, self.path)})
             return
 
@@ -181,8 +138,8 @@ class _Run:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
         cached = _REFERENCE_CACHE.get(key)
-        learner = self._fork(self._learner)
-        reference = _Stream(-1, -1, messages=list(cached)) if cached else self._fork(self._reference)
+        learner = self.children.fork(self._learner)
+        reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
         self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds
         self._collect([learner] if cached else [learner, reference], deadline)
@@ -206,90 +163,23 @@ class _Run:
                 learner.garbled = True
                 return
 
-    def _collect(self, streams: list[_Stream], deadline: float) -> None:
-        selector = selectors.DefaultSelector()
-        for stream in streams:
-            selector.register(stream.fd, selectors.EVENT_READ, stream)
-        open_count = len(streams)
-        while open_count:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.timed_out = True
-                break
-            for key, _ in selector.select(timeout=min(left, 0.5)):
-                stream: _Stream = key.data
-                chunk = os.read(stream.fd, 1 << 20)
-                if chunk:
-                    self._feed(stream, chunk)
-                    continue
-                selector.unregister(stream.fd)
-                os.close(stream.fd)
-                stream.fd = -1
-                stream.garbled |= stream.reader.pending  # a message cut off mid-frame: someone wrote over us
-                stream.status = self._reap(stream.child)
-                open_count -= 1
-        for stream in streams:
-            if stream.fd >= 0:
-                selector.unregister(stream.fd)
-                os.close(stream.fd)
-                stream.fd = -1
-        selector.close()
+    def _collect(self, streams: list[Stream], deadline: float) -> None:
+        self.children.collect(streams, deadline, self._on_message)
+        self.timed_out = self.children.timed_out
 
-    def _feed(self, stream: _Stream, chunk: bytes) -> None:
-        if stream.garbled:
-            return
-        try:
-            for header, buffers in stream.reader.feed(chunk):
-                stream.messages.append((header, buffers))
-                if header.get("m") == "start":
-                    stream.current = header["i"]
-                elif header.get("m") == "case":
-                    stream.current = None
-        except (ValueError, KeyError, UnicodeDecodeError):
-            stream.garbled = True
+    def _on_message(self, stream: Stream) -> None:
         if self._pair is not None and any(stream is s for s in self._pair):
             self._judge_ready()
 
-    def _reap(self, pid: int) -> int | None:
-        try:
-            _, status = os.waitpid(pid, 0)
-            return status
-        except ChildProcessError:
-            return None
-
     def cleanup(self) -> None:
-        """End every child and anything the learner's code left running in its process group."""
-        self._kill_groups()
-        for pid in self.children:
-            try:
-                os.kill(pid, signal.SIGKILL)  # a child that never made its own group (the reference)
-            except (ProcessLookupError, PermissionError):
-                pass
-            self._reap(pid)
-        self.children.clear()
-        self.capture.close()
-
-    def _kill_groups(self) -> None:
-        """Kill what the learner's code left running in its process group (its grandchildren)."""
-        for pid in self.children:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        self.children.cleanup()
 
     # ---------------------------------------------------------------- judging
 
-    def _output(self) -> str:
-        self.capture.seek(0, os.SEEK_END)
-        size = self.capture.tell()
-        self.capture.seek(max(0, size - OUTPUT_TAIL))
-        tail = self.capture.read().decode("utf-8", "replace")
-        return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
-
-    def _judge(self, learner: _Stream, reference: _Stream) -> CheckResult:
-        self._kill_groups()
+    def _judge(self, learner: Stream, reference: Stream) -> CheckResult:
+        self.children.kill_groups()
         base = CheckResult(kata=self.kata.id, title=self.kata.title, file=str(self.path), device=str(self.device),
-                           seed=0, status=Status.ERROR, output=self._output())
+                           seed=0, status=Status.ERROR, output=self.children.output())
         expected = reference.by_case()
         if len(expected) < len(self.cases):
             fatal = reference.has("fatal")
@@ -305,7 +195,7 @@ class _Run:
                 message = (f"Timed out after {self.limits.seconds:g} s while loading {self.path.name}: code at import time "
                            "(a sleep, input(), a loop outside your function?) never finished.")
             else:
-                message = f"{self.path.name} ended the process while loading: {_exit_words(learner.status)}."
+                message = f"{self.path.name} ended the process while loading: {exit_words(learner.status)}."
             return replace(base, message=message)
         if learner.garbled:
             return replace(base, message="kata could not read back what your code produced (something wrote over "
@@ -323,7 +213,7 @@ class _Run:
         message = "" if ran_all else self._stop_message(learner)
         return replace(base, status=status, message=message, cases=tuple(results))
 
-    def _stopped_at(self, learner: _Stream) -> int | None:
+    def _stopped_at(self, learner: Stream) -> int | None:
         """The case the learner's process was in when it stopped without finishing."""
         if learner.has("done") or learner.has("stub") or learner.has("stopped"):
             return None
@@ -332,7 +222,7 @@ class _Run:
         done = learner.by_case()
         return max(done) + 1 if done and max(done) + 1 < len(self.cases) else (0 if not done else None)
 
-    def _stop_message(self, learner: _Stream) -> str:
+    def _stop_message(self, learner: Stream) -> str:
         stopped = learner.has("stopped")
         if stopped:
             return f"Stopped at case {self.cases[stopped[0]['i']].name}: {stopped[0]['why']}; later cases did not run."
@@ -340,16 +230,16 @@ class _Run:
         name = self.cases[at].name if at is not None else "?"
         if self.timed_out:
             return f"Timed out after {self.limits.seconds:g} s in case {name}: an endless loop, or very slow code?"
-        return f"Your code ended the process in case {name}: {_exit_words(learner.status)}."
+        return f"Your code ended the process in case {name}: {exit_words(learner.status)}."
 
-    def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: _Stream) -> CaseResult:
+    def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
         info = CaseResult(name=case.name, family=case.family.name, about=case.family.about, status=Status.ERROR)
         result = self._case_outcome(case, i, expected, learner, info)
         if result.status is Status.PASS:
             return result  # inputs and the reproduce line are for failures: skip building them
         return replace(result, inputs=_inputs_info(case), reproduce=self._reproduce(case))
 
-    def _case_outcome(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: _Stream,
+    def _case_outcome(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream,
                       info: CaseResult) -> CaseResult:
         got = learner.by_case().get(i)
         if got is None:
@@ -361,9 +251,9 @@ class _Run:
         exp_header, exp_buffers = expected
         if "error" in exp_header:
             raise RuntimeError(f"kata's reference raised on case {case.name}: {exp_header['error']['message']}")
-        alternatives = [_decode_outcome(o, exp_buffers) for o in exp_header["outcomes"]]
+        alternatives = [decode_outcome(o, exp_buffers) for o in exp_header["outcomes"]]
         self.expected[case.name] = alternatives
-        outcome = _decode_outcome(header["outcomes"][0], buffers)
+        outcome = decode_outcome(header["outcomes"][0], buffers)
         self.got[case.name] = outcome
         problems = self._compare(case, alternatives, outcome)
         problems += _inplace_problems(case, header.get("after", {}), buffers)
@@ -409,12 +299,6 @@ def _weight(problems: list[Problem]) -> tuple[int, int]:
     return structural, mismatched
 
 
-def _decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:
-    value = codec.decode(node["value"], buffers)
-    extras = {k: codec.decode(v, buffers) for k, v in node.get("extras", {}).items()}
-    return spec_api.Outcome(value, extras)
-
-
 def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) -> list[Problem]:
     problems = []
     for name, node in after.items():
@@ -449,16 +333,3 @@ def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
     if case.inputs.train:
         infos.append(TensorInfo("mode", None, "str", "train"))
     return tuple(infos)
-
-
-def _exit_words(status: int | None) -> str:
-    if status is None:
-        return "it stopped without a word"
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-        why = {"SIGSEGV": " (a segmentation fault)", "SIGKILL": " (killed: out of memory, or by you?)",
-               "SIGABRT": " (aborted)", "SIGFPE": " (arithmetic fault)"}.get(name, "")
-        return f"the process was killed by {name}{why}"
-    code = os.WEXITSTATUS(status)
-    return f"the process exited with status {code} (os._exit or sys.exit in your code?)"

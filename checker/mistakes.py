@@ -14,6 +14,7 @@ from checker import spec as spec_api
 from checker.codec import Opaque
 from checker.compare import compare_outcome
 from checker.results import CaseResult, Status
+from checker.runner import decode_outcome
 from checker.worker import serve
 
 MAX_CASES = 4  # naming runs on the first few failing cases: enough to be right, cheap to run
@@ -39,10 +40,9 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
 
         serve(fd, run_case, chosen)
 
-    stream = run._fork(body)
-    run._collect([stream], time.monotonic() + SECONDS)
+    stream = run.children.fork(body)
+    run.children.collect([stream], time.monotonic() + SECONDS)
     outcomes = stream.by_case()
-    from checker.engine import _decode_outcome
 
     results = list(results)
     for j, k in enumerate(failing):
@@ -51,7 +51,7 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
         header, buffers = outcomes[j]
         case = chosen[j]
         for mistake, node in zip(mistakes, header["outcomes"]):
-            variant = _decode_outcome(node, buffers)
+            variant = decode_outcome(node, buffers)
             if isinstance(variant.value, Opaque):  # the variant raised on this case
                 continue
             if any(not compare_outcome(run.kata, run.spec, case, right, variant) for right in run.expected.get(case.name, [])):

@@ -175,8 +175,10 @@ def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_pat
     target.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
     monkeypatch.setattr(engine, "_REFERENCE_CACHE", {})
     forks = []
-    real_fork = engine._Run._fork
-    monkeypatch.setattr(engine._Run, "_fork", lambda self, body: forks.append(body.__name__) or real_fork(self, body))
+    from checker.runner import Children
+
+    real_fork = Children.fork
+    monkeypatch.setattr(Children, "fork", lambda self, body: forks.append(body.__name__) or real_fork(self, body))
     first = run_check(target, "gae", seed=77)
     second = run_check(target, "gae", seed=77)
     assert first.passed and second.passed and len(second.cases) == len(first.cases)
