@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker import catalog, static
+from checker import catalog, i18n, static
 from checker.catalog import Kata
 from checker.errors import KataError
 from checker.state import Event, Store, hints_taken, status_of
@@ -53,7 +53,7 @@ def write_stub(kata: Kata, target: Path) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.kata-tmp")
-        tmp.write_text(kata.stub_path.read_text(encoding="utf-8"), encoding="utf-8")
+        tmp.write_text(kata.stub(), encoding="utf-8")
         os.replace(tmp, target)  # atomic: the old file or the new one, never half of each
     except OSError as exc:
         raise KataError(f"Cannot write {target}: {exc.strerror or exc}. Choose another place with --dir.") from exc
@@ -64,7 +64,7 @@ def restart(kata: Kata, target: Path) -> Path | None:
     saved = None
     if target.exists():
         try:
-            if target.read_bytes() != kata.stub_path.read_bytes():
+            if target.read_text(encoding="utf-8", errors="replace") not in (kata.stub(lang) for lang in i18n.LANGS):
                 saved = backup(target)
         except OSError as exc:
             raise KataError(f"Cannot back up {target} ({exc.strerror or exc}); nothing was overwritten.") from exc

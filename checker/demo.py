@@ -44,6 +44,11 @@ def mistakes_of(kata: Kata) -> tuple[Any, ...]:
     return tuple(getattr(spec, "MISTAKES", ()))
 
 
+def label_of(kata: Kata, mistake: Any) -> str:
+    said = kata.text().mistakes.get(mistake.key)
+    return said.label if said else mistake.key
+
+
 def writable(kata: Kata, mistakes: tuple[Any, ...]) -> list[Any]:
     out = []
     for mistake in mistakes:
@@ -82,11 +87,11 @@ def find_mistake(kata: Kata, mistakes: tuple[Any, ...], label: str) -> Any:
     key = label.strip().lower()
     if key.isdigit() and 1 <= int(key) <= len(mistakes):
         return mistakes[int(key) - 1]
-    exact = [m for m in mistakes if m.label.lower() == key]
-    partial = [m for m in mistakes if key in m.label.lower()]
+    exact = [m for m in mistakes if label_of(kata, m).lower() == key]
+    partial = [m for m in mistakes if key in label_of(kata, m).lower()]
     if exact or len(partial) == 1:
         return (exact or partial)[0]
-    listing = "\n".join(f"  {n}. {m.label}" for n, m in enumerate(mistakes, 1))
+    listing = "\n".join(f"  {n}. {label_of(kata, m)}" for n, m in enumerate(mistakes, 1))
     why = "matches several" if partial else "matches none"
     raise KataError(f"'{label}' {why} of {kata.id}'s known mistakes; give a number or a label:\n{listing}")
 
@@ -99,7 +104,7 @@ def variant_source(kata: Kata, mistake: Any) -> str:
     builder = _Builder()
     binding = builder.bind(kata.entry, mistake.fn)
     head = [f"# kata: {kata.id}",
-            f"# demo: a known mistake — {mistake.label}",
+            f"# demo: a known mistake — {label_of(kata, mistake)}",
             "from __future__ import annotations", ""]
     body = builder.imports() + ["", ""] + builder.definitions() + binding
     return "\n".join(head + body).rstrip() + "\n"
@@ -313,9 +318,9 @@ def run(console: Console, name: str | None = None, label: str | None = None, see
     wrong = replace(wrong, file=f"{kata.filename} (a known wrong variant)",
                     cases=tuple(replace(c, reproduce="") for c in wrong.cases))
     console.print(report(wrong))
-    named = any(c.mistake == mistake.label for c in wrong.cases)
+    named = any(c.mistake == label_of(kata, mistake) for c in wrong.cases)
     line = Text("\nThe planted mistake: ", style="bold")
-    line.append(mistake.label, style="magenta")
+    line.append(label_of(kata, mistake), style="magenta")
     line.append(" — the report named it." if named else " — the report shows where the output goes wrong.")
     console.print(line)
     console.print()

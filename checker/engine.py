@@ -233,7 +233,7 @@ class _Run:
         return f"Your code ended the process in case {name}: {exit_words(learner.status)}."
 
     def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
-        info = CaseResult(name=case.name, family=case.family.name, about=case.family.about, status=Status.ERROR)
+        info = CaseResult(name=case.name, family=case.family.name, about=self.kata.text().family(case.family.name), status=Status.ERROR)
         result = self._case_outcome(case, i, expected, learner, info)
         if result.status is Status.PASS:
             return result  # inputs and the reproduce line are for failures: skip building them

@@ -57,7 +57,9 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
             if any(not compare_outcome(run.kata, run.spec, case, right, variant) for right in run.expected.get(case.name, [])):
                 continue  # this variant is right on this case, so it cannot explain the failure
             if not compare_outcome(run.kata, run.spec, case, variant, run.got[case.name]):
-                results[k] = replace(results[k], mistake=mistake.label, mistake_hint=mistake.hint)
+                said = run.kata.text().mistakes.get(mistake.key)
+                results[k] = replace(results[k], mistake=said.label if said else mistake.key,
+                                     mistake_hint=said.fix if said else None)
                 break
     return results
 

@@ -60,8 +60,9 @@ class Inputs:
 
 @dataclass(frozen=True)
 class Family:
+    """One kind of case. What it tests, in words, is the kata's text: `families.<name>` in content/."""
+
     name: str  # snake_case; a case is "name" (one draw) or "name.i"
-    about: str  # what it tests, in one sentence
     make: Callable[[torch.Generator], Inputs]
     draws: int = 1
     track_device: bool = False  # track where tensors would live on a GPU (see DeviceTracker)
@@ -91,10 +92,12 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A known wrong variant: when the learner's output matches it, the report names it."""
+    """A known wrong variant: when the learner's output matches it, the report names it.
 
-    label: str  # "dones ignored in the recursion"
-    hint: str  # the fix, in one sentence
+    Its name and fix are the kata's text: `mistakes.<key>` in content/.
+    """
+
+    key: str  # "dones_ignored"
     fn: Callable[..., Any]  # same signature as the entry point (a class for module katas)
 
 

@@ -124,7 +124,7 @@ def test_every_known_mistake_fails_its_kata(kata_id, index):
     assert len(spec.MISTAKES) >= 4
     mistake = spec.MISTAKES[index]
     failing = next((c.name for c in _cases(kata_id) if _judge(kata, spec, c, mistake.fn)), None)
-    assert failing is not None, f"'{mistake.label}' passes every case of {kata_id}"
+    assert failing is not None, f"'{mistake.key}' passes every case of {kata_id}"
 
 
 def test_a_failing_file_is_told_which_mistake_it_looks_like(tmp_path):

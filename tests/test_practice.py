@@ -199,7 +199,7 @@ def test_an_interview_writes_a_fresh_stub_keeps_the_old_file_and_records_its_out
     kata = catalog.get("gae")
     (tmp_path / "gae.py").write_text("# kata: gae\nmy old attempt\n")
     running = practice.begin_interview(kata, store, tmp_path, 20, now=NOW)
-    assert (tmp_path / "gae.py").read_text() == kata.stub_path.read_text()
+    assert (tmp_path / "gae.py").read_text() == kata.stub()
     assert (tmp_path / "gae.py.bak-1").read_text() == "# kata: gae\nmy old attempt\n"
     assert store.interview()["id"] == running["id"] and running["deadline"] == NOW + 20 * 60
     store.record(Event("gae", "hint", NOW + 30))
@@ -219,7 +219,7 @@ def test_an_interview_writes_a_fresh_stub_keeps_the_old_file_and_records_its_out
 
 def test_reset_restores_the_stub_keeps_backups_and_restarts_the_hint_ladder(kata_home, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    stub = catalog.get("gae").stub_path.read_text()
+    stub = catalog.get("gae").stub()
     assert runner.invoke(app, ["start", "gae"]).exit_code == 0
     assert "Hint 1/" in runner.invoke(app, ["hint", "gae"]).output
     assert "Hint 2/" in runner.invoke(app, ["hint", "gae"]).output
@@ -283,7 +283,7 @@ def test_reveal_diff_shows_the_attempt_and_the_reference_side_by_side(kata_home,
     assert "yours" in result.output and "reference" in result.output
     mine = next(line for line in lines if "MY_UNIQUE_LINE" in line)
     kata = catalog.get("gae")
-    stub = kata.stub_path.read_text()
+    stub = kata.stub()
     only_ref = next(line.strip()[:10] for line in kata.reference_path.read_text().splitlines()  # short: never wrapped
                     if len(line.strip()) >= 10 and line.strip()[:10] not in stub)
     ref = next(line for line in lines if only_ref in line)

@@ -218,13 +218,13 @@ def test_every_mistake_fails_the_checker(kata_id):
     kata, spec = catalog.get(kata_id), _spec(kata_id)
     mistakes = spec.MISTAKES
     assert len(mistakes) >= 4, f"{kata_id} declares {len(mistakes)} mistakes"
-    assert len({m.label for m in mistakes}) == len(mistakes)
+    assert len({m.key for m in mistakes}) == len(mistakes)
     ref = _reference(kata)
     cases = spec_api.build_cases(spec, 1)
     expected = {c.name: _run(kata, ref, c)[0] for c in cases}
     for mistake in mistakes:
         failing = [c.name for c in cases if _fails(kata, spec, c, expected[c.name], mistake.fn)]
-        assert failing, f"{kata_id}: the mistake '{mistake.label}' passes every case"
+        assert failing, f"{kata_id}: the mistake '{mistake.key}' passes every case"
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
@@ -232,19 +232,19 @@ def test_the_reference_matches_none_of_its_mistakes_on_random_cases(kata_id):
     # Each mistake must be *typical*-case wrong, not only wrong on a corner: it fails some random draws,
     # except those that by construction only show on an edge (named here, with the reason).
     only_on_edges = {
-        "softmax": {"one max over the whole array",  # only where slices differ by > ~80 in magnitude
-                    "the mean subtracted instead of the max",  # only with -inf or huge spreads
-                    "no max subtraction: exp overflows"},  # only with values beyond ~88 (float32)
+        "softmax": {"global_max",  # only where slices differ by > ~80 in magnitude
+                    "mean_centred",  # only with -inf or huge spreads
+                    "no_max"},  # only with values beyond ~88 (float32)
         "mc-advantage": set(), "gae": set(), "grpo-loss": set(),
         "gae-batched": set(),
-        "grpo-advantage": {"no epsilon: equal rewards give NaN"},  # only on groups of equal rewards
+        "grpo-advantage": {"no_epsilon"},  # only on groups of equal rewards
     }
     kata, spec = catalog.get(kata_id), _spec(kata_id)
     ref = _reference(kata)
     cases = [c for c in spec_api.build_cases(spec, 2) if c.family.name.startswith("random")]
     expected = {c.name: _run(kata, ref, c)[0] for c in cases}
     for mistake in spec.MISTAKES:
-        if mistake.label in only_on_edges[kata_id]:
+        if mistake.key in only_on_edges[kata_id]:
             continue
         failing = sum(_fails(kata, spec, c, expected[c.name], mistake.fn) for c in cases)
-        assert failing >= math.ceil(0.1 * len(cases)), f"{kata_id}: '{mistake.label}' fails only {failing} random cases"
+        assert failing >= math.ceil(0.1 * len(cases)), f"{kata_id}: '{mistake.key}' fails only {failing} random cases"

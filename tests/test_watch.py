@@ -252,7 +252,7 @@ def test_the_checkers_own_failure_is_shown_and_watching_goes_on(tmp_path, keys, 
 
 def test_an_interview_ends_at_the_first_pass_or_at_the_deadline(tmp_path, keys):
     path = tmp_path / "gae.py"
-    path.write_text(GAE.stub_path.read_text())
+    path.write_text(GAE.stub())
     now = time.time()
     watcher, out = make_watcher(path, keys, interview=Interview("iv", now + 60, now))
     watcher.files.seen = signature(path)
@@ -380,7 +380,7 @@ def test_kata_interview_in_a_terminal_records_the_time_to_pass(tmp_path, kata_ho
         kata_id = re.search(r"Interview: (\S+)", screen).group(1)
         term.expect(r"0[45]:\d\d left")
         kata = catalog.get(kata_id)
-        assert (tmp_path / kata.filename).read_text() == kata.stub_path.read_text()
+        assert (tmp_path / kata.filename).read_text() == kata.stub()
         term.type("h")
         term.expect(r"Hint 1/")
         (tmp_path / kata.filename).write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
