@@ -38,6 +38,33 @@ BANNED_GROUPS: dict[str, tuple[str, ...]] = {
         "torch.nn.functional.multi_head_attention_forward",
         "torch.nn.modules.activation.MultiheadAttention",
     ),
+    # gqa, kv-cache, flash-attention: the attention list and every fused kernel behind it.
+    "attention-kernels": (
+        "torch.nn.functional.scaled_dot_product_attention",
+        "torch.nn.MultiheadAttention",
+        "torch.nn.functional.multi_head_attention_forward",
+        "torch.nn.modules.activation.MultiheadAttention",
+        "torch.nn.attention.flex_attention",
+        "torch._scaled_dot_product_flash_attention",
+        "torch._scaled_dot_product_efficient_attention",
+        "torch._scaled_dot_product_cudnn_attention",
+        "torch._scaled_dot_product_attention_math",
+        "torch.ops.aten",
+    ),
+    # layernorm, rmsnorm, batchnorm: every normalisation layer and function torch has.
+    "norm": (
+        "torch.nn.LayerNorm", "torch.nn.RMSNorm", "torch.nn.GroupNorm", "torch.nn.BatchNorm1d", "torch.nn.BatchNorm2d",
+        "torch.nn.BatchNorm3d", "torch.nn.SyncBatchNorm", "torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d",
+        "torch.nn.InstanceNorm3d", "torch.nn.LazyBatchNorm1d", "torch.nn.LazyBatchNorm2d", "torch.nn.LazyBatchNorm3d",
+        "torch.nn.LazyInstanceNorm1d", "torch.nn.LazyInstanceNorm2d", "torch.nn.LazyInstanceNorm3d",
+        "torch.nn.modules.normalization", "torch.nn.modules.batchnorm", "torch.nn.modules.instancenorm",
+        "torch.nn.functional.layer_norm", "torch.nn.functional.rms_norm", "torch.nn.functional.group_norm",
+        "torch.nn.functional.batch_norm", "torch.nn.functional.instance_norm",
+        "torch.layer_norm", "torch.rms_norm", "torch.group_norm", "torch.batch_norm", "torch.instance_norm",
+        "torch.native_layer_norm", "torch.native_batch_norm", "torch.native_group_norm",
+        "torch._native_batch_norm_legit", "torch._native_batch_norm_legit_no_training",
+        "torch._native_batch_norm_legit_functional", "torch.ops.aten",
+    ),
 }
 
 

@@ -70,7 +70,7 @@ def compare_outcome(kata: Any, spec: Any, case: Any, expected: Outcome, got: Out
 
 def compare_item(spec: Any, case: Any, name: str, expected: Any, got: Any) -> list[Problem]:
     if isinstance(expected, TensorValue):
-        rtol, atol = tolerance(spec, case, _torch_dtype(expected.dtype))
+        rtol, atol = tolerance(spec, case, _torch_dtype(expected.dtype), name, expected.data)
         return compare_values(name, expected, got, rtol, atol)
     if expected != got and not (isinstance(expected, Opaque) and isinstance(got, Opaque) and expected.repr == got.repr):
         return [Problem("values", name, f"{name} is {describe(got)}, expected {describe(expected)}")]

@@ -8,6 +8,8 @@ after. Optional hooks in the spec module replace the defaults below:
     expected(kata, entry, inputs, device) -> [Outcome]    # the reference's accepted answers
     compare(kata, case, expected, got) -> list[Problem] | None  # None = the generic comparison
     TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
+    tolerance_for(case, item, dtype, expected) -> (rtol, atol) | None  # per item ("grad of x"), e.g. scaled by
+                                                           # max|expected| or grown with position; None = default
     MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
     BENCH = (label, make)                                  # a large input for `kata check --bench`
 """
@@ -132,7 +134,14 @@ def _names(family: Family) -> list[str]:
     return [family.name] if family.draws == 1 else [f"{family.name}.{i}" for i in range(family.draws)]
 
 
-def tolerance(spec: Any, case: Case, dtype: torch.dtype) -> tuple[float, float]:
+def tolerance(spec: Any, case: Case, dtype: torch.dtype, item: str = "", expected: torch.Tensor | None = None
+              ) -> tuple[float, float]:
+    """(rtol, atol) for one item of one case: the spec's `tolerance_for` hook, else the case's, else the table."""
+    hook = getattr(spec, "tolerance_for", None)
+    if hook is not None:
+        chosen = hook(case, item, dtype, expected)
+        if chosen is not None:
+            return chosen
     if case.inputs.tol is not None:
         return case.inputs.tol
     table = {**TOLERANCES, **getattr(spec, "TOLERANCES", {})}
