@@ -36,7 +36,7 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
     def body(fd: int) -> None:
         def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
             device = torch.device("cpu") if case.device_independent else run.device
-            return [_attempt(run.kata, m.fn, case, device) for m in mistakes]
+            return [_attempt(run.kata, run.spec, m.fn, case, device) for m in mistakes]
 
         serve(fd, run_case, chosen)
 
@@ -64,10 +64,10 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
     return results
 
 
-def _attempt(kata: Any, fn: Any, case: spec_api.Case, device: torch.device) -> spec_api.Outcome:
+def _attempt(kata: Any, spec: Any, fn: Any, case: spec_api.Case, device: torch.device) -> spec_api.Outcome:
     inputs = copy.copy(case.inputs)
     inputs.args = copy.deepcopy(case.inputs.args)  # a variant that writes into its inputs spoils no other
     try:
-        return spec_api.call(kata, fn, inputs, device)
+        return getattr(spec, "call", spec_api.call)(kata, fn, inputs, device)  # run as the learner's code is
     except Exception:  # noqa: BLE001 — a variant that cannot run this case names nothing
         return spec_api.Outcome(_Raised())

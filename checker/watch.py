@@ -225,7 +225,7 @@ def warm_up(kata: Kata, spec: Any, cases: int = 200) -> None:
             on = torch.device("cpu")
             runs = [lambda: call(kata, entry, case.inputs, on, track_device=case.family.track_device)]
             runs += [lambda: expected(kata, entry, case.inputs, on)] if expected else []
-            runs += [lambda fn=fn: spec_api.call(kata, fn, case.inputs, on) for fn in variants] if i < 8 else []
+            runs += [lambda fn=fn: call(kata, fn, case.inputs, on) for fn in variants] if i < 8 else []
             for run in runs:
                 try:
                     run()
