@@ -1,359 +1,524 @@
 """kata — practise the code ML interviews ask you to write from memory.
 
-Thin typer commands: parse, call into `checker`, render, exit with a named code. torch is only
-imported by the commands that run code (check); the others start as fast as typer and rich.
+Thin typer commands: parse, call into `checker`, render, exit with a named code. The language is
+chosen before anything is printed (--lang > KATA_LANG > `kata config lang` > the locale); torch is
+imported only once a check has every argument it needs, so a typo costs no more than starting typer.
 """
-from __future__ import annotations
 
+import codecs
 import json
+import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 
-from checker import catalog, commands
-from checker.errors import INTERRUPTED, KATA_FAILED, OK, USAGE, KataError
-from checker.state import Event, Store
+from checker import catalog, commands, i18n
+from checker.errors import INTERNAL, INTERRUPTED, KATA_FAILED, OK, USAGE, KataError
+from checker.i18n import tr
+from checker.state import Store, home
 
-app = typer.Typer(
-    add_completion=True,
-    no_args_is_help=True,
-    rich_markup_mode="rich",
-    help="Practise the code ML and LLM interviews ask you to write from memory.\n\n"
-         "Start with [bold]kata list[/], then [bold]kata start gae[/] and [bold]kata check gae[/].",
-)
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)  # messages stay one line, copy-pasteable
+_STORE: Store | None = None
+
+
+def _store() -> Store:
+    """The history store, one per KATA_HOME (tests change it between commands run in one process)."""
+    global _STORE
+    if _STORE is None or _STORE.root != home():
+        _STORE = Store()
+    return _STORE
+
+
+def _finish(code: int = OK) -> None:
+    global _STORE
+    if _STORE is not None:
+        for warning in _STORE.take_warnings():
+            err.print(tr("kata: warning: {warning}", warning=warning), markup=False)
+        _STORE = None  # the next command (in tests, the same process) opens the store afresh
+    raise typer.Exit(code)
+
+
+def _rel(path: Path) -> str:
+    """A path as the learner would type it from here."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+
+
+def _say(message: str, style: str = "", to: Console | None = None) -> None:
+    from checker.views import say
+
+    (to or console).print(say(message, style))
 
 
 def complete_kata(incomplete: str) -> list[str]:
     return [k for k in catalog.ids() if k.startswith(incomplete.replace("_", "-"))]
 
 
-KataName = Annotated[str, typer.Argument(help="Kata id, e.g. gae (see 'kata list').", autocompletion=complete_kata)]
-TargetArg = Annotated[Optional[str], typer.Argument(help="A kata id (its file here) or a path; default: the current kata.",
-                                                   autocompletion=complete_kata)]
-KataOpt = Annotated[Optional[str], typer.Option("--kata", help="Which kata the file is for (default: its '# kata:' line).")]
-DeviceOpt = Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")]
-MemoryOpt = Annotated[float, typer.Option("--memory-gb", help="Memory your code may use (GiB).")]
+def complete_case(ctx: typer.Context, incomplete: str) -> list[str]:
+    name = ctx.params.get("kata") or ctx.params.get("target") or _store().get(commands.CURRENT_KATA) or ""
+    kata = catalog.find(Path(name).stem) if name else None
+    return [f for f in (kata.text().families if kata else ()) if f.startswith(incomplete)]
 
 
-def _store() -> Store:
-    return Store()
-
-
-def _finish(store: Store, code: int = OK) -> None:
-    store.flush_warnings()
-    raise typer.Exit(code)
-
-
-@app.command("list")
-def list_katas() -> None:
-    """List every kata with its topic, difficulty, your status, best time to pass and when you last practised it.
-
-    Example: kata list
-    """
-    from rich.table import Table
-
-    from rich import box
-
-    from checker import practice
-
-    store = _store()
-    progress = practice.progress_all(store.events())
-    wide = console.width >= 120  # the title column goes first on a narrow terminal
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for column in ("id", "title", "topic", "level", "status", "best", "last practised"):
-        if column != "title" or wide:
-            table.add_column(column, no_wrap=column != "title")
-    colours = {"passed": "green", "attempted": "yellow", "revealed": "magenta", "new": "dim"}
-    for kata in catalog.KATAS:
-        p = progress[kata.id]
-        row = [kata.id, kata.title, kata.topic, kata.difficulty, f"[{colours[p.status]}]{p.status}[/]",
-               practice.duration(p.best_seconds), practice.ago(p.last_at)]
-        table.add_row(*(row if wide else row[:1] + row[2:]))
-    console.print(table)
-    _finish(store)
-
-
-@app.command()
-def start(
-    name: KataName,
-    dir: Annotated[Path, typer.Option("--dir", "-d", help="Where to write the stub.")] = Path("."),
-    force: Annotated[bool, typer.Option("--force", help="Start over: back up the existing file, then write the stub.")] = False,
-) -> None:
-    """Write the kata's stub (signature + contract, no answer) and make it the current kata.
-
-    Example: kata start gae --dir practice/
-    """
-    store = _store()
-    kata = catalog.get(name)
-    path, saved = commands.start(kata, dir, force, store)
-    if saved:
-        console.print(f"Kept your previous file as [bold]{saved}[/].")
-    console.print(f"Wrote [bold]{path}[/] — {kata.summary}.")
-    console.print(f"Write [bold]{kata.entry}[/], then run [bold]kata check {kata.id}[/]. Stuck? [bold]kata hint {kata.id}[/].")
-    _finish(store)
-
-
-@app.command()
-def check(
-    target: TargetArg = None,
-    kata: KataOpt = None,
-    device: DeviceOpt = "auto",
-    seed: Annotated[Optional[int], typer.Option(help="Reproduce a run exactly.")] = None,
-    case: Annotated[Optional[str], typer.Option(help="Run only this case (or family).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON document and nothing else.")] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds your code may run in all.")] = 30.0,
-    memory_gb: MemoryOpt = 4.0,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show every failing case in full.")] = False,
-    bench: Annotated[bool, typer.Option(help="Also time your code against the reference on a large input.")] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colours.")] = False,
-) -> None:
-    """Check your file against the kata: named edge cases first, then random draws.
-
-    Example: kata check gae --seed 81723 --case done_at_last_step
-    """
-    from checker.engine import Request, check as run_check
-    from checker.worker import Limits, MiB
-
-    store = _store()
-    resolved = commands.resolve_target(target, kata, store)
+def _check_positive(timeout: float, memory_gb: float) -> None:
     if timeout <= 0 or memory_gb <= 0:
-        raise KataError("--timeout and --memory-gb must be positive.")
-    limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
-    request = Request(resolved.kata, resolved.path, device=device, seed=seed, case=case, limits=limits, bench=bench)
-    result = run_check(request)
-    if target is not None or case is None:
-        commands.remember(store, resolved.kata, resolved.path)
-    store.record(Event(result.kata, "check", time.time(), verdict=result.status.value,
-                       passed=sum(c.status.value == "pass" for c in result.cases), total=len(result.cases),
-                       seconds=result.seconds, detail=f"seed {result.seed}"))
-    if json_out:
-        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
-    else:
-        from checker.render import report
+        raise KataError(tr("--timeout and --memory-gb must be positive."))
+
+
+def make_app() -> typer.Typer:
+    """The commands, with their help in the language kata speaks now."""
+    _localise_typer()
+    app = typer.Typer(add_completion=True, rich_markup_mode=None, pretty_exceptions_enable=False,
+                      context_settings={"help_option_names": ["-h", "--help"]},
+                      help=tr("Practise the code ML and LLM interviews ask you to write from memory. "
+                              "Start with 'kata demo gae', then 'kata start gae' and 'kata check gae'."))
+    KataName = Annotated[Optional[str], typer.Argument(help=tr("Kata id, e.g. gae (see 'kata list'); default: the current kata."),
+                                                       autocompletion=complete_kata, show_default=False)]
+    TargetArg = Annotated[Optional[str], typer.Argument(help=tr("A kata id or the path to your file; default: the current kata."),
+                                                        autocompletion=complete_kata, show_default=False)]
+    KataOpt = Annotated[Optional[str], typer.Option("--kata", help=tr("Which kata the file is for (default: its '# kata:' line)."),
+                                                    autocompletion=complete_kata, show_default=False)]
+    DeviceOpt = Annotated[str, typer.Option(help=tr("auto, cpu, cuda or mps."))]
+    MemoryOpt = Annotated[float, typer.Option("--memory-gb", help=tr("Memory your code may use (GiB)."))]
+    DirOpt = Annotated[Path, typer.Option("--dir", "-d", help=tr("Where to write the stub."))]
+
+    @app.callback(invoke_without_command=True)
+    def overview(ctx: typer.Context,
+                 lang: Annotated[Optional[str], typer.Option("--lang", help=tr(
+                     "en or zh: the language kata speaks, on any command (default: KATA_LANG, then 'kata config "
+                     "lang', then your locale)."), show_default=False)] = None) -> None:
+        """Where you stand: the current kata, your progress, and what to run next."""
+        if ctx.invoked_subcommand is not None:
+            return
+        from checker import views
+
+        store = _store()
+        current = commands.current(store)
+        current_file = store.get(commands.CURRENT_FILE)
+        console.print(views.overview(store.events(), current, _rel(Path(current_file)) if current_file else None))
+        _finish()
+
+    @app.command("list", help=tr("Every kata with your status, best time to pass and when you last practised it. "
+                                 "Example: kata list --topic rl"))
+    def list_katas(topic: Annotated[Optional[str], typer.Option(help=tr("Only this topic."), show_default=False)] = None) -> None:
+        from checker import views
+
+        if topic is not None and topic not in catalog.TOPICS:
+            raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=topic, topics=", ".join(catalog.TOPICS)))
+        store = _store()
+        console.print(views.kata_list(store.events(), console.width, commands.current(store), topic))
+        _finish()
+
+    @app.command(help=tr("Write the kata's stub (the signature and the exact contract, no answer) and make it the current "
+                         "kata; your own file there is resumed, never overwritten. Example: kata start gae --dir practice/"))
+    def start(name: KataName = None, dir: DirOpt = Path("."),
+              force: Annotated[bool, typer.Option("--force", help=tr("Start over: back up your file, then write the stub."))] = False) -> None:
+        if name is None:
+            raise KataError(tr("Give a kata id: `kata start gae` (`kata list` shows them all)."))
+        store = _store()
+        kata = catalog.get(name)
+        started = commands.start(kata, dir, force, store)
+        where = _rel(started.path)
+        if started.resumed:
+            _say(tr("{file} is already there: resuming it (your work is kept; `kata start {id} --force` starts over "
+                    "from the stub).", file=where, id=kata.id))
+        else:
+            if started.saved:
+                _say(tr("Kept your previous file as {file}.", file=_rel(started.saved)))
+            _say(tr("Wrote {file} — {summary}.", file=where, summary=kata.summary))
+        _say(tr("Write {entry}, then `kata check {id}` (or `kata watch {id}` to re-check on every save). Stuck? "
+                "`kata hint {id}`.", entry=kata.entry, id=kata.id))
+        _finish()
+
+    @app.command(help=tr("Check your file: named edge cases first, then random draws. "
+                         "Example: kata check gae --seed 81723 --case done_at_last_step"))
+    def check(
+        target: TargetArg = None,
+        kata: KataOpt = None,
+        device: DeviceOpt = "auto",
+        seed: Annotated[Optional[int], typer.Option(help=tr("Reproduce a run exactly."), show_default=False)] = None,
+        case: Annotated[Optional[str], typer.Option(help=tr("Run only this case or family ('kata cases' lists them)."),
+                                                    autocompletion=complete_case, show_default=False)] = None,
+        json_out: Annotated[bool, typer.Option("--json", help=tr("Print one JSON document and nothing else."))] = False,
+        timeout: Annotated[float, typer.Option(help=tr("Seconds your code may run in all."))] = 30.0,
+        memory_gb: MemoryOpt = 4.0,
+        verbose: Annotated[bool, typer.Option("--verbose", "-v", help=tr("Show every failing case in full."))] = False,
+        bench: Annotated[bool, typer.Option(help=tr("Also time your code against the reference on a large input."))] = False,
+        no_color: Annotated[bool, typer.Option("--no-color", help=tr("No colours."))] = False,
+    ) -> None:
+        store = _store()
+        resolved = commands.resolve_target(target, kata, store)
+        commands.check_seed(seed)
+        commands.check_case(resolved.kata, case)
+        device = commands.check_device(device)
+        _check_positive(timeout, memory_gb)
+        if resolved.note and not json_out:
+            _say(resolved.note, "yellow", to=err)
+        from checker import checking
+
+        outcome = checking.check(resolved.kata, resolved.path, store, device=device, seed=seed, case=case, timeout=timeout,
+                            memory_gb=memory_gb, bench=bench, explicit_kata=kata is not None)
+        if json_out:
+            sys.stdout.write(json.dumps(outcome.result.to_dict(), ensure_ascii=False) + "\n")
+        else:
+            out = Console(highlight=False, no_color=no_color or None)
+            out.print(checking.report_for(outcome, store, verbose=verbose))
+            if bench and outcome.result.bench is None:
+                _say(tr("bench: runs only once every case passes.") if not outcome.result.passed
+                     else tr("bench: {id} has no benchmark input.", id=resolved.kata.id), "dim", to=out)
+        _finish(OK if outcome.result.passed else KATA_FAILED)
+
+    @app.command(help=tr("Re-check your file every time you save it. Keys: h next hint, r re-run with a new seed, q quit. "
+                         "Example: kata watch gae"))
+    def watch(
+        target: TargetArg = None,
+        kata: KataOpt = None,
+        device: DeviceOpt = "auto",
+        seed: Annotated[Optional[int], typer.Option(help=tr("Seed for every re-check (default: one per session; r draws a new one)."),
+                                                    show_default=False)] = None,
+        timeout: Annotated[float, typer.Option(help=tr("Seconds your code may run per check."))] = 10.0,
+        memory_gb: MemoryOpt = 4.0,
+        poll: Annotated[bool, typer.Option("--poll", help=tr("Notice saves by polling only (for file systems without events)."))] = False,
+    ) -> None:
+        store = _store()
+        resolved = commands.resolve_target(target, kata, store, command="watch")
+        commands.check_seed(seed)
+        device = commands.check_device(device)
+        _check_positive(timeout, memory_gb)
+        from checker.watch import watch as run_watch
+
+        code = run_watch(resolved.kata, resolved.path, store, console, device=device, seed=seed, seconds=timeout,
+                         memory_gb=memory_gb, poll=poll)
+        _finish(code)
+
+    @app.command(help=tr("The next hint, from a nudge to the key line, one per call. Example: kata hint gae"))
+    def hint(name: KataName = None) -> None:
+        from checker import views
+
+        store = _store()
+        kata = commands.kata_or_current(name, store, "hint")
+        number, text = commands.next_hint(kata, store)
+        console.print(views.hint(kata, number, text))
+        _finish()
+
+    @app.command(help=tr("Show the hidden reference solution (recorded; asks first if you never passed it). "
+                         "Example: kata reveal gae --diff"))
+    def reveal(
+        name: KataName = None,
+        diff: Annotated[bool, typer.Option("--diff", help=tr("Show how your code differs from the reference (a unified diff)."))] = False,
+        file: Annotated[Optional[Path], typer.Option("--file", help=tr("With --diff: compare this file (default: the one that "
+                                                                       "passed, else your file for the kata)."), show_default=False)] = None,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help=tr("Reveal without asking, even if you never passed it."))] = False,
+    ) -> None:
+        from checker import views
+
+        store = _store()
+        kata = commands.kata_or_current(name, store, "reveal")
+        attempt = None
+        if diff:
+            attempt = file if file is not None else (commands.passed_file(kata, store) or commands.file_of(kata, store))
+            if attempt is None or not Path(attempt).is_file():
+                raise KataError(tr("No file of yours for {id} to compare: give one with `--file PATH`, or run "
+                                   "`kata reveal {id}` without --diff.", id=kata.id))
+        if not yes and not commands.ever_passed(kata, store):
+            if not sys.stdin.isatty():
+                raise KataError(tr("You have not passed {id} yet, and revealing it is recorded. Run `kata reveal {id} "
+                                   "--yes` to see it anyway.", id=kata.id))
+            try:
+                answer = console.input(tr("You have not passed {id} yet. Reveal the reference (it is recorded)? [y/N] ",
+                                          id=kata.id), markup=False)
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes", "是", "好"):
+                _say(tr("Nothing revealed. Stuck? `kata hint {id}` gives a nudge.", id=kata.id))
+                _finish()
+        source = commands.reveal(kata, store)
+        if attempt is not None:
+            console.print(views.unified_diff(Path(attempt).read_text(encoding="utf-8", errors="replace"), source,
+                                             left=tr("yours: {file}", file=_rel(Path(attempt))),
+                                             right=tr("reference: {file}", file=kata.filename)))
+        else:
+            console.print(views.code_lines(source))
+        _finish()
+
+    @app.command(help=tr("The questions an interviewer asks once your code passes (answers with --answers). "
+                         "Example: kata followup gae --answers"))
+    def followup(name: KataName = None,
+                 answers: Annotated[bool, typer.Option("--answers", help=tr("Show the model answers too."))] = False) -> None:
+        from checker import views
+
+        store = _store()
+        kata = commands.kata_or_current(name, store, "followup")
+        commands.followups(kata, store, answers)
+        console.print(views.followups(kata, answers))
+        _finish()
+
+    @app.command(help=tr("The case families of a kata, for --case. Example: kata cases gae"))
+    def cases(name: KataName = None) -> None:
+        from rich.table import Table
+
+        kata = commands.kata_or_current(name, _store(), "cases")
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="cyan", no_wrap=True)
+        table.add_column()
+        for family, about in kata.text().families.items():
+            table.add_row(family, about)
+        console.print(table)
+        _say(tr("Run one with `kata check {id} --case NAME` (a family's draws are NAME.0, NAME.1, …).", id=kata.id), "dim")
+        _finish()
+
+    @app.command(help=tr("Your progress per topic, your streak of days with a check, and the katas that fail most. "
+                         "Example: kata stats"))
+    def stats() -> None:
+        from checker import views
+
+        console.print(views.stats(_store().events()))
+        _finish()
+
+    @app.command("next", help=tr("What to practise next, by spaced repetition, and why. Example: kata next --topic rl"))
+    def next_kata(
+        topic: Annotated[Optional[str], typer.Option(help=tr("Only katas of this topic."), show_default=False)] = None,
+        count: Annotated[int, typer.Option("--count", "-n", help=tr("How many suggestions."))] = 3,
+    ) -> None:
+        from checker import practice
+
+        store = _store()
+        ranked = practice.suggest(store.events(), topic=topic)
+        if not ranked:
+            raise KataError(tr("No katas in topic '{topic}' yet.", topic=topic))
+        first, rest = ranked[0], ranked[1:max(1, count)]
+        _say(tr("Next: `{id}` — {title}: {why}.", id=first.kata.id, title=first.kata.title, why=first.why))
+        if practice.progress(first.kata.id, store.events()).status == "new":
+            _say(tr("Start it with `kata start {id}`, then `kata watch {id}`.", id=first.kata.id))
+        else:
+            _say(tr("Redo it from the stub with `kata reset {id}` (your file is backed up), then `kata watch {id}`.",
+                    id=first.kata.id))
+        for s in rest:
+            _say(tr("  then {id}: {why}", id=s.kata.id, why=s.why), "dim")
+        _finish()
+
+    @app.command(help=tr("A timed mock interview: a kata you have not mastered, a fresh stub, a countdown; each save is "
+                         "checked, and the follow-up questions come after a pass. Example: kata interview --minutes 20 --topic rl"))
+    def interview(
+        minutes: Annotated[float, typer.Option(help=tr("Time allowed."))] = 30.0,
+        topic: Annotated[Optional[str], typer.Option(help=tr("Pick from this topic only."), show_default=False)] = None,
+        dir: DirOpt = Path("."),
+        device: DeviceOpt = "auto",
+        poll: Annotated[bool, typer.Option("--poll", help=tr("Notice saves by polling only."))] = False,
+    ) -> None:
+        device = commands.check_device(device)
+        from checker.watch import interview as run_interview
+
+        code = run_interview(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)
+        _finish(code)
+
+    @app.command(help=tr("Restore a kata's stub to redo it; your file is kept as a numbered backup. Example: kata reset gae"))
+    def reset(
+        name: Annotated[Optional[str], typer.Argument(help=tr("Kata id to restore."), autocompletion=complete_kata,
+                                                      show_default=False)] = None,
+        every: Annotated[bool, typer.Option("--all", help=tr("Restore every stub kata wrote for you (files you named "
+                                                             "yourself are left alone)."))] = False,
+    ) -> None:
+        if (name is None) == (not every):
+            raise KataError(tr("Give a kata id, or --all: `kata reset gae` or `kata reset --all`."))
+        store = _store()
+        katas = list(catalog.KATAS) if every else [catalog.get(name)]
+        done = commands.reset(katas, store, every=every)
+        for r in done:
+            if r.saved:
+                _say(tr("Restored the stub of {id} at {file} (your file is kept as {saved}).", id=r.kata.id,
+                        file=_rel(r.path), saved=_rel(r.saved)))
+            else:
+                _say(tr("Restored the stub of {id} at {file}.", id=r.kata.id, file=_rel(r.path)))
+        if not done:
+            _say(tr("No stub of kata's to reset."))
+        _finish()
+
+    @app.command(help=tr("See what kata does: check a solution with one known mistake, then the reference. Writes no "
+                         "history. Example: kata demo gae --mistake 2"))
+    def demo(
+        name: Annotated[Optional[str], typer.Argument(help=tr("Kata id (default: a random one)."), autocompletion=complete_kata,
+                                                      show_default=False)] = None,
+        mistake: Annotated[Optional[str], typer.Option(help=tr("Which known mistake: a number or part of its name "
+                                                               "(default: random)."), show_default=False)] = None,
+        seed: Annotated[Optional[int], typer.Option(help=tr("Replay a demo exactly."), show_default=False)] = None,
+        device: DeviceOpt = "auto",
+        no_color: Annotated[bool, typer.Option("--no-color", help=tr("No colours."))] = False,
+    ) -> None:
+        kata = catalog.get(name) if name is not None else None
+        commands.check_seed(seed)
+        device = commands.check_device(device)
+        from checker.demo import run as run_demo
 
         out = Console(highlight=False, no_color=no_color or None)
-        out.print(report(result, verbose=verbose))
-        if bench and result.bench is None:
-            out.print("[dim]bench: runs only once every case passes.[/]" if not result.passed
-                      else f"[dim]bench: {resolved.kata.id} has no benchmark input.[/]")
-    _finish(store, OK if result.passed else KATA_FAILED)
+        raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device))
+
+    @app.command(help=tr("Show or change a setting. Settings: lang (en or zh). Example: kata config lang zh"))
+    def config(
+        key: Annotated[Optional[str], typer.Argument(help=tr("The setting: lang."), show_default=False)] = None,
+        value: Annotated[Optional[str], typer.Argument(help=tr("Its new value."), show_default=False)] = None,
+        unset: Annotated[bool, typer.Option("--unset", help=tr("Forget the setting (use the default)."))] = False,
+    ) -> None:
+        store = _store()
+        settings = {"lang": i18n.LANGS}
+        if key is None:
+            for name in settings:
+                _say(f"{name} = {store.get(name) or tr('(not set)')}")
+            _finish()
+        if key not in settings:
+            raise KataError(tr("No setting named '{key}'. Settings: {keys}.", key=key, keys=", ".join(settings)))
+        if unset:
+            store.delete(key)
+            _say(tr("{key} is no longer set.", key=key))
+        elif value is None:
+            _say(f"{key} = {store.get(key) or tr('(not set)')}")
+        else:
+            if value not in settings[key]:
+                raise KataError(tr("{key} must be one of: {values}.", key=key, values=", ".join(settings[key])))
+            store.set(key, value)
+            i18n.use(value)
+            _say(tr("{key} = {value}: kata speaks this from now on (KATA_LANG and --lang still win).", key=key, value=value))
+        _finish()
+
+    return app
 
 
-@app.command()
-def reveal(
-    name: KataName,
-    diff: Annotated[bool, typer.Option("--diff", help="Show your attempt and the reference side by side.")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Reveal without asking, even if you never passed it.")] = False,
-) -> None:
-    """Show the hidden reference solution (recorded in your history; asks first if you never passed it).
+def _localise_typer() -> None:
+    """typer's and click's own words (panel titles, errors) in the language kata speaks."""
+    import typer.rich_utils as ru
 
-    Example: kata reveal gae --diff
-    """
-    from rich.syntax import Syntax
+    for name, english in (("ARGUMENTS_PANEL_TITLE", "Arguments"), ("OPTIONS_PANEL_TITLE", "Options"),
+                          ("COMMANDS_PANEL_TITLE", "Commands"), ("ERRORS_PANEL_TITLE", "Error"),
+                          ("ABORTED_TEXT", "Aborted.")):
+        setattr(ru, name, i18n.external(english))
+    ru.DEFAULT_STRING = i18n.external("[default: {}]")
+    ru.REQUIRED_LONG_STRING = i18n.external("[required]")
+    ru.RICH_HELP = i18n.external("Try [blue]'{command_path} {help_option}'[/] for help.")
+    import click
 
-    from checker import practice
+    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru):
+        if hasattr(module, "_"):
+            module._ = i18n.external
 
-    store = _store()
-    kata = catalog.get(name)
-    attempt = commands.attempt_path(kata, store) if diff else None
-    if diff and attempt is None:
-        raise KataError(f"No attempt at {kata.id} to compare: no {kata.filename} here, and none started elsewhere. "
-                        f"Run 'kata reveal {kata.id}' without --diff.")
-    if not yes and not commands.ever_passed(kata, store):
-        if not sys.stdin.isatty():
-            raise KataError(f"You have not passed {kata.id} yet, and revealing it marks it revealed. "
-                            f"Run 'kata reveal {kata.id} --yes' to see it anyway.")
+
+app = make_app()  # English: main() builds it again in the language chosen
+
+
+# ---------------------------------------------------------------- the one entry point
+
+
+def _take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """--lang X / --lang=X from anywhere on the command line (every command takes it)."""
+    out, flag, i = [], None, 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            out += argv[i:]
+            break
+        if arg == "--lang":
+            if i + 1 >= len(argv):
+                raise KataError(tr("--lang needs a value: en or zh."))
+            flag, i = argv[i + 1], i + 2
+            continue
+        if arg.startswith("--lang="):
+            flag, i = arg.split("=", 1)[1], i + 1
+            continue
+        out.append(arg)
+        i += 1
+    return flag, out
+
+
+_ASCII = {"—": "-", "–": "-", "✗": "x", "✓": "v", "■": "#", "·": ".", "◀": "<", "▶": ">", "→": "->", "…": "...",
+          "≥": ">=", "≤": "<=", "√": "sqrt", "ᵀ": "^T", "×": "x", "⏱": "", "±": "+/-", "│": "|", "─": "-", "λ": "lambda",
+          "γ": "gamma", "ε": "eps", "β": "beta", "Δ": "d", "σ": "sigma", "θ": "theta", "‘": "'", "’": "'", "“": '"', "”": '"'}
+
+
+def _ascii_fallback(error: UnicodeError) -> tuple[str, int]:
+    bad = error.object[error.start:error.end]
+    return "".join(_ASCII.get(ch, "?") for ch in bad), error.end
+
+
+def _safe_streams() -> None:
+    """A terminal or pipe that cannot print UTF-8 gets ASCII stand-ins, never a crash."""
+    codecs.register_error("kata-ascii", _ascii_fallback)
+    for stream in (sys.stdout, sys.stderr):
         try:
-            answer = console.input(f"You have not passed {kata.id} yet. Reveal the reference (it is marked revealed)? [y/N] ",
-                                   markup=False)
-        except EOFError:
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            console.print("Nothing revealed. Stuck? 'kata hint " + kata.id + "' gives a nudge.")
-            _finish(store)
-    source = commands.reveal(kata, store)
-    if attempt is not None:
-        console.print(practice.side_by_side(attempt.read_text(encoding="utf-8", errors="replace"), source,
-                                            left=f"yours: {attempt}", right=f"reference: {kata.filename}"))
-    else:
-        console.print(Syntax(source, "python", line_numbers=True, theme="ansi_dark"))
-    _finish(store)
+            "—✗■".encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            try:
+                stream.reconfigure(errors="kata-ascii")
+            except (AttributeError, ValueError):
+                pass
 
 
-@app.command()
-def hint(name: KataName) -> None:
-    """Show the next hint for a kata: from a nudge to the key line, one per call.
-
-    Example: kata hint gae
-    """
-    store = _store()
-    kata = catalog.get(name)
-    number, text = commands.next_hint(kata, store)
-    console.print(f"[bold]Hint {number}/{len(kata.hints)}[/] for {kata.id}: {text}")
-    _finish(store)
-
-
-@app.command()
-def watch(
-    target: TargetArg = None,
-    kata: KataOpt = None,
-    device: DeviceOpt = "auto",
-    seed: Annotated[Optional[int], typer.Option(help="Seed for every re-check (default: one per session; r draws a new one).")] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds your code may run per check.")] = 10.0,
-    memory_gb: MemoryOpt = 4.0,
-    poll: Annotated[bool, typer.Option("--poll", help="Notice saves by polling only (for file systems without events).")] = False,
-) -> None:
-    """Re-check your file every time you save it. Keys: h next hint, r re-run with a new seed, q quit.
-
-    Example: kata watch gae
-    """
-    from checker.watch import watch as run_watch
-
-    store = _store()
-    resolved = commands.resolve_target(target, kata, store)
-    code = run_watch(resolved.kata, resolved.path, store, console, device=device, seed=seed, seconds=timeout,
-                     memory_gb=memory_gb, poll=poll)
-    _finish(store, code)
-
-
-@app.command()
-def stats() -> None:
-    """Your progress per topic, your streak of days with a check, and the katas that fail most.
-
-    Example: kata stats
-    """
-    from checker import practice
-
-    store = _store()
-    console.print(practice.stats_view(store.events()))
-    _finish(store)
-
-
-@app.command("next")
-def next_kata(
-    topic: Annotated[Optional[str], typer.Option(help="Only katas of this topic.")] = None,
-    count: Annotated[int, typer.Option("--count", "-n", help="How many suggestions.")] = 3,
-) -> None:
-    """Suggest what to practise next, by spaced repetition, and say why.
-
-    Failed or revealed recently first, then reviews that are due (sooner when you were slow),
-    then katas you have not practised.
-
-    Example: kata next
-    """
-    from checker import practice
-
-    store = _store()
-    ranked = practice.suggest(store.events(), topic=topic)
-    if not ranked:
-        raise KataError(f"No katas in topic '{topic}'.")
-    first, rest = ranked[0], ranked[1:max(1, count)]
-    console.print(f"Next: [bold cyan]{first.kata.id}[/] — {first.kata.title}: {first.why}.")
-    if practice.progress(first.kata.id, store.events()).status == "new":
-        console.print(f"Start it with [bold]kata start {first.kata.id}[/], then [bold]kata watch {first.kata.id}[/].")
-    else:
-        console.print(f"Redo it from the stub with [bold]kata reset {first.kata.id}[/] (your file is backed up), "
-                      f"then [bold]kata watch {first.kata.id}[/].")
-    for s in rest:
-        console.print(f"  then {s.kata.id}: {s.why}", style="dim")
-    _finish(store)
-
-
-@app.command()
-def interview(
-    minutes: Annotated[float, typer.Option(help="Time allowed.")] = 30.0,
-    topic: Annotated[Optional[str], typer.Option(help="Pick from this topic only (attention, helpers, rl).")] = None,
-    dir: Annotated[Path, typer.Option("--dir", "-d", help="Where to write the stub.")] = Path("."),
-    device: Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")] = "auto",
-    poll: Annotated[bool, typer.Option("--poll", help="Notice saves by polling only.")] = False,
-) -> None:
-    """A timed mock interview: a kata you have not mastered, a fresh stub, a countdown; each save is checked.
-
-    Hints (h) and reveals during it are recorded as part of the interview.
-
-    Example: kata interview --minutes 20 --topic rl
-    """
-    from checker.watch import interview as run_interview
-
-    store = _store()
-    code = run_interview(store, console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)
-    _finish(store, code)
-
-
-@app.command()
-def reset(
-    name: Annotated[Optional[str], typer.Argument(help="Kata id to restore.", autocompletion=complete_kata)] = None,
-    every: Annotated[bool, typer.Option("--all", help="Restore every kata you have a file for.")] = False,
-) -> None:
-    """Restore a kata's stub to redo it; your file is kept as a numbered backup.
-
-    Example: kata reset gae
-    """
-    if (name is None) == (not every):
-        raise KataError("Give a kata id, or --all: 'kata reset gae' or 'kata reset --all'.")
-    store = _store()
-    katas = list(catalog.KATAS) if every else [catalog.get(name)]
-    done = commands.reset(katas, store, every=every)
-    for r in done:
-        kept = f" (your file is kept as [bold]{r.saved}[/])" if r.saved else ""
-        console.print(f"Restored the stub of {r.kata.id} at [bold]{r.path}[/]{kept}.")
-    if not done:
-        console.print("No kata files found to reset.")
-    _finish(store)
-
-
-@app.command()
-def demo(
-    name: Annotated[Optional[str], typer.Argument(help="Kata id (default: a random one).", autocompletion=complete_kata)] = None,
-    mistake: Annotated[Optional[str], typer.Option(help="Which known mistake: a number or part of its label (default: random).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Replay a demo exactly.")] = None,
-    device: Annotated[str, typer.Option(help="auto, cpu, cuda or mps.")] = "auto",
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colours.")] = False,
-) -> None:
-    """See what kata does: check a solution with one known mistake, then the reference. Writes no history.
-
-    Example: kata demo gae --mistake "dones ignored"
-    """
-    from checker.demo import run as run_demo
-
-    out = Console(highlight=False, no_color=no_color or None)
-    raise typer.Exit(run_demo(out, name, mistake, seed=seed, device=device))
-
-
-def main() -> None:
-    """Console-script entry: one place turns KataError and Ctrl-C into a message and an exit code."""
-    json_mode = "--json" in sys.argv
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
+def _can_print(text: str) -> bool:
     try:
-        code = app(standalone_mode=False)  # in this mode typer returns the exit code of typer.Exit
+        text.encode(sys.stdout.encoding or "ascii")
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def _choose_language(flag: str | None) -> None:
+    saved = None
+    if flag is None and not os.environ.get("KATA_LANG"):
+        saved = _store().get("lang")
+    lang = i18n.resolve(flag, saved)
+    if lang != i18n.ENGLISH and not _can_print("中文"):
+        lang = i18n.ENGLISH  # this terminal cannot show Chinese: English rather than question marks
+    i18n.use(lang)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry: one place turns every outcome into a message and an exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    json_mode = "--json" in argv
+    _safe_streams()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
+    code = OK
+    try:
+        flag, argv = _take_lang(argv)
+        _choose_language(flag)
+        application = app if i18n.current() == i18n.ENGLISH else make_app()
+        result = application(args=argv, prog_name="kata", standalone_mode=False)
+        code = result if isinstance(result, int) else OK
     except KataError as exc:
         if json_mode:
-            sys.stdout.write(json.dumps({"error": exc.message, "exit_code": exc.exit_code}) + "\n")
+            sys.stdout.write(json.dumps({"error": exc.message, "exit_code": exc.exit_code}, ensure_ascii=False) + "\n")
         else:
-            err.print(f"[bold red]kata:[/] {exc.message}")
-        sys.exit(exc.exit_code)
+            _say(tr("kata: {message}", message=exc.message), to=err)
+        code = exc.exit_code
     except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        code = exc.exit_code
     except KeyboardInterrupt:
-        err.print("\nkata: interrupted.")
-        sys.exit(INTERRUPTED)
-    except Exception as exc:  # usage errors arrive here in standalone_mode=False
-        # typer vendors click (typer._click), so recognise its errors by shape, not by import.
+        err.print("\n" + tr("kata: interrupted."), markup=False)
+        code = INTERRUPTED
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # a reader that went away (| head) is fine
+        code = OK
+    except Exception as exc:  # usage errors arrive here in standalone_mode=False, and anything unforeseen
+        # typer vendors click in some versions, so recognise its errors by shape, not by import.
         show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
         if callable(show) and isinstance(exit_code, int):
             show()
-            sys.exit(USAGE)
-        if type(exc).__name__ == "Abort":
-            sys.exit(INTERRUPTED)
-        raise
-    sys.exit(code if isinstance(code, int) else OK)
+            code = USAGE
+        elif type(exc).__name__ == "Abort":
+            code = INTERRUPTED
+        else:
+            if os.environ.get("KATA_DEBUG"):
+                raise
+            err.print(tr("kata: internal error ({type}: {message}). This is a bug in kata, not in your code; "
+                         "KATA_DEBUG=1 shows where it happened.", type=type(exc).__name__, message=str(exc)[:300]),
+                      markup=False)
+            code = INTERNAL
+    sys.exit(code)
 
 
 if __name__ == "__main__":

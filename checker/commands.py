@@ -1,22 +1,33 @@
 """What the commands do, without the command line: files, targets, hints, history.
 
 Import-light on purpose (no torch, no numpy): `kata list`, `start`, `hint` and `reveal` must
-start as fast as `python -c "import typer, rich"`.
+start as fast as `python -c "import typer, rich"`, and every usage error of `kata check` — an
+unknown kata, a missing file, a bad --case, --seed or --device — is found here, before torch loads.
 """
 from __future__ import annotations
 
+import difflib
+import importlib.util
+import json
 import os
+import platform
+import re
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker import catalog, i18n, static
+from checker import catalog, i18n, practice, static
 from checker.catalog import Kata
 from checker.errors import KataError
-from checker.state import Event, Store, hints_taken, status_of
+from checker.i18n import tr
+from checker.state import INTERVIEW, Event, Store
 
 CURRENT_FILE = "current_file"
 CURRENT_KATA = "current_kata"
+FILE_OF = "file:"  # settings key prefix: the learner's file for each kata (the one written or last checked)
+SEED_LIMIT = 2**63  # seeds are 0 <= seed < 2**63 (torch's generators take 64-bit seeds)
+DEVICES = ("auto", "cpu", "cuda", "mps")
 
 
 def backup(path: Path) -> Path:
@@ -28,25 +39,36 @@ def backup(path: Path) -> Path:
     return candidate
 
 
-def start(kata: Kata, directory: Path, force: bool, store: Store) -> tuple[Path, Path | None]:
-    """Write the stub; an existing file is kept unless --force, and then backed up first."""
+@dataclass(frozen=True)
+class Started:
+    path: Path
+    saved: Path | None  # the backup of what --force replaced
+    resumed: bool  # the learner's file was there already: kept, made current
+
+
+def start(kata: Kata, directory: Path, force: bool, store: Store) -> Started:
+    """Write the stub, or resume the learner's file if it is there (unless --force: back it up, rewrite)."""
     directory = directory.expanduser()
     if directory.exists() and not directory.is_dir():
-        raise KataError(f"{directory} is not a directory.")
+        raise KataError(tr("{path} is not a directory.", path=directory))
     target = directory / kata.filename
     saved = None
+    if target.exists() and not force:
+        if target.is_dir():
+            raise KataError(tr("{path} is a directory; choose another place with `--dir`.", path=target))
+        remember(store, kata, target)
+        store.record(Event(kata.id, "resume", time.time(), file=str(target.resolve())))
+        return Started(target, None, resumed=True)
     if target.exists():
-        if not force:
-            raise KataError(f"{target} already exists; kata keeps your work. Use --force to start over "
-                            f"(the old file is kept as a numbered backup), or check it with 'kata check {kata.id}'.")
         try:
             saved = backup(target)
         except OSError as exc:
-            raise KataError(f"Cannot back up {target} ({exc.strerror or exc}); nothing was overwritten.") from exc
+            raise KataError(tr("Cannot back up {path} ({why}); nothing was overwritten.", path=target,
+                               why=exc.strerror or exc)) from exc
     write_stub(kata, target)
     remember(store, kata, target)
-    store.record(Event(kata.id, "start", time.time(), detail=str(target.resolve())))
-    return target, saved
+    store.record(Event(kata.id, "start", time.time(), detail=str(target.resolve()), file=str(target.resolve())))
+    return Started(target, saved, resumed=False)
 
 
 def write_stub(kata: Kata, target: Path) -> None:
@@ -56,7 +78,8 @@ def write_stub(kata: Kata, target: Path) -> None:
         tmp.write_text(kata.stub(), encoding="utf-8")
         os.replace(tmp, target)  # atomic: the old file or the new one, never half of each
     except OSError as exc:
-        raise KataError(f"Cannot write {target}: {exc.strerror or exc}. Choose another place with --dir.") from exc
+        raise KataError(tr("Cannot write {path}: {why}. Choose another place with `--dir`.", path=target,
+                           why=exc.strerror or exc)) from exc
 
 
 def restart(kata: Kata, target: Path) -> Path | None:
@@ -67,18 +90,61 @@ def restart(kata: Kata, target: Path) -> Path | None:
             if target.read_text(encoding="utf-8", errors="replace") not in (kata.stub(lang) for lang in i18n.LANGS):
                 saved = backup(target)
         except OSError as exc:
-            raise KataError(f"Cannot back up {target} ({exc.strerror or exc}); nothing was overwritten.") from exc
+            raise KataError(tr("Cannot back up {path} ({why}); nothing was overwritten.", path=target,
+                               why=exc.strerror or exc)) from exc
     write_stub(kata, target)
     return saved
 
 
-def attempt_path(kata: Kata, store: Store) -> Path | None:
-    """Where the learner's file for `kata` is: here, where it was last started, or the current file."""
-    candidates = [Path(kata.filename)]
-    candidates += [Path(e.detail) for e in reversed(store.events(kata.id, "start")) if e.detail]
-    if store.get(CURRENT_KATA) == kata.id and store.get(CURRENT_FILE):
-        candidates.append(Path(store.get(CURRENT_FILE)))
-    return next((path for path in candidates if path.is_file()), None)
+# ---------------------------------------------------------------- which file is the learner's
+
+
+def remember(store: Store, kata: Kata, path: Path) -> None:
+    """`path` is the learner's file for `kata`, and `kata` the current one."""
+    resolved = str(path.resolve())
+    store.set(CURRENT_KATA, kata.id)
+    store.set(CURRENT_FILE, resolved)
+    store.set(FILE_OF + kata.id, resolved)
+
+
+def file_of(kata: Kata, store: Store) -> Path | None:
+    """The learner's file for `kata`: the one kata wrote or last checked for it, wherever it is."""
+    remembered = store.get(FILE_OF + kata.id)
+    if remembered and Path(remembered).is_file():
+        return Path(remembered)
+    for event in reversed(store.events(kata.id)):  # stores from before files were remembered per kata
+        if event.kind in ("start", "resume", "reset", "interview", "check") and (event.file or event.detail):
+            path = Path(event.file or event.detail)
+            if path.is_absolute() and path.is_file():
+                return path
+    here = Path(kata.filename)
+    return here if here.is_file() else None
+
+
+def current(store: Store) -> Kata | None:
+    name = store.get(CURRENT_KATA)
+    return catalog.find(name) if name else None
+
+
+def kata_or_current(name: str | None, store: Store, command: str) -> Kata:
+    """The kata named, or the current one (`kata hint`, `kata reveal` with no name)."""
+    if name is not None:
+        return catalog.get(name)
+    kata = current(store)
+    if kata is None:
+        raise KataError(tr("No current kata. Name one: `kata {command} gae` (`kata list` shows them all).",
+                           command=command))
+    return kata
+
+
+def wrote(kata: Kata, store: Store) -> Path | None:
+    """The file kata itself wrote for `kata` (start, reset, interview), if it is still there: what reset restores."""
+    for event in reversed(store.events(kata.id)):
+        if event.kind in ("start", "reset", "interview") and event.verdict is None:
+            path = event.file or event.detail
+            if path and Path(path).is_absolute():
+                return Path(path) if Path(path).is_file() else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -89,81 +155,191 @@ class Reset:
 
 
 def reset(katas: list[Kata], store: Store, every: bool = False) -> list[Reset]:
-    """Restore the stubs of `katas`; with `every`, only those with a file to restore (the rest are skipped)."""
+    """Restore the stubs of `katas` where kata wrote them; with `every`, skip katas kata never wrote a file for.
+
+    A file the learner named themselves (one only ever checked) is never rewritten by `--all`.
+    """
     done = []
     for kata in katas:
-        path = attempt_path(kata, store)
+        path = wrote(kata, store)
         if path is None:
             if every:
                 continue
-            path = Path(kata.filename)
+            path = file_of(kata, store) or Path(kata.filename)
         saved = restart(kata, path)
-        store.record(Event(kata.id, "reset", time.time(), detail=str(path.resolve())))
+        remember(store, kata, path)
+        store.record(Event(kata.id, "reset", time.time(), detail=str(path.resolve()), file=str(path.resolve())))
         done.append(Reset(kata, path, saved))
     return done
 
 
 def ever_passed(kata: Kata, store: Store) -> bool:
-    return any(e.verdict == "pass" for e in store.events(kata.id, "check"))
+    return practice.progress(kata.id, store.events(kata.id)).status in ("passed", "mastered")
 
 
-def remember(store: Store, kata: Kata, path: Path) -> None:
-    store.set(CURRENT_KATA, kata.id)
-    store.set(CURRENT_FILE, str(path.resolve()))
+def passed_file(kata: Kata, store: Store) -> Path | None:
+    """The file of the latest passing check (what `reveal --diff` compares), if it is still there."""
+    for event in reversed(store.events(kata.id, "check")):
+        if event.verdict == "pass" and event.file and Path(event.file).is_file():
+            return Path(event.file)
+    return None
+
+
+# ---------------------------------------------------------------- targets
 
 
 @dataclass(frozen=True)
 class Target:
     kata: Kata
     path: Path
+    note: str = ""  # said before checking, e.g. that --kata overrides the file's own line
 
 
-def resolve_target(target: str | None, kata_id: str | None, store: Store) -> Target:
-    """A kata id (its file in the current directory), a path, or the current kata's file."""
+def resolve_target(target: str | None, kata_id: str | None, store: Store, command: str = "check") -> Target:
+    """A kata id (its file, wherever kata wrote or last checked it), a path, or the current kata's file."""
     if target is None:
-        current = store.get(CURRENT_FILE)
-        if not current:
-            raise KataError("No current kata. Run 'kata start NAME' first, or give a kata id or a file: 'kata check gae'.")
-        path = Path(current)
+        current_file = store.get(CURRENT_FILE)
+        if not current_file:
+            raise KataError(tr("No current kata. Run `kata start NAME` first, or give a kata id or a file: "
+                               "`kata {command} gae`.", command=command))
+        path = Path(current_file)
+    elif target.strip() in ("", "."):
+        raise KataError(tr("Give a kata id or the path to your .py file: `kata {command} gae` or "
+                           "`kata {command} path/to/gae.py`.", command=command))
     elif _looks_like_path(target):
         path = Path(target).expanduser()
     else:
-        path = Path(catalog.get(target).filename)  # raises with a did-you-mean for unknown ids
-        if not path.exists():
-            raise KataError(f"No {path} here ({Path.cwd()}). Run 'kata start {target}' first, or give the file's path.")
-    kata = catalog.get(kata_id) if kata_id else _kata_of(path)
-    return Target(kata, path)
+        kata = catalog.get(target)  # raises with a did-you-mean for unknown ids
+        path = file_of(kata, store)
+        if path is None:
+            raise KataError(tr("No file for {id} yet: run `kata start {id}` first, or give your file's path.",
+                               id=kata.id))
+    if path.is_dir():
+        raise KataError(tr("{path} is a directory; give the path to your .py file.", path=path))
+    if not path.exists():
+        raise KataError(tr("No file at {path}.", path=path))
+    declared = _declared(path)
+    if kata_id:
+        kata = catalog.get(kata_id)
+        note = ""
+        if declared and catalog.find(declared) not in (None, kata):
+            note = tr("{file} says `# kata: {declared}`; checking it as {id} (--kata).", file=path.name,
+                      declared=declared, id=kata.id)
+        return Target(kata, path, note)
+    if declared:
+        return Target(catalog.get(declared), path)
+    by_name = catalog.find(path.stem)
+    if by_name is None:
+        raise KataError(tr("Cannot tell which kata {file} is for: add `# kata: <id>` as its first line, or pass "
+                           "`--kata ID`.", file=path.name))
+    return Target(by_name, path)
 
 
 def _looks_like_path(target: str) -> bool:
     return target.endswith(".py") or os.sep in target or "/" in target or Path(target).exists()
 
 
-def _kata_of(path: Path) -> Kata:
-    """The kata named by the file's '# kata:' line, else by its file name."""
+def _declared(path: Path) -> str | None:
     try:
         with path.open("rb") as handle:
-            head = handle.read(2048).decode("utf-8", "replace")
+            head = handle.read(2048).decode("utf-8-sig", "replace")
     except OSError:
-        head = ""  # the checker reports unreadable files itself
-    declared = static.kata_line(head)
-    if declared:
-        return catalog.get(declared)
-    by_name = catalog.find(path.stem)
-    if by_name is None:
-        if not path.exists():
-            raise KataError(f"No file at {path}.")
-        raise KataError(f"Cannot tell which kata {path.name} is for: add '# kata: <id>' as its first line, "
-                        "or pass --kata ID.")
-    return by_name
+        return None  # the checker reports unreadable files itself
+    return static.kata_line(head)
+
+
+# ---------------------------------------------------------------- options checked before torch loads
+
+
+def check_seed(seed: int | None) -> None:
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise KataError(tr("--seed must be a whole number from 0 to {limit}.", limit=SEED_LIMIT - 1))
+
+
+def check_case(kata: Kata, case: str | None) -> None:
+    """A case is a family name ("done_in_middle") or one of its draws ("random.3"); the draw's number is
+    checked once the spec is loaded."""
+    if case is None:
+        return
+    families = list(kata.text("en").families)
+    family, _, draw = case.partition(".")
+    if family in families and (not draw or draw.isdigit()):
+        return
+    close = difflib.get_close_matches(family, families, n=3, cutoff=0.4)
+    hint = tr(" Did you mean {names}?", names=tr(" or ").join(f"'{c}'" for c in close)) if close else ""
+    raise KataError(tr("No case named '{case}' in {id}.", case=case, id=kata.id) + hint
+                    + tr(" `kata cases {id}` lists them.", id=kata.id))
+
+
+def check_device(name: str) -> str:
+    """auto, cpu, cuda or mps; a GPU this torch cannot use is refused here when that shows without torch."""
+    name = name.strip().lower()
+    if name not in DEVICES:
+        raise KataError(tr("Unknown device '{name}': use auto, cpu, cuda or mps.", name=name))
+    if name == "cuda" and _torch_cuda_version() is None:
+        raise KataError(tr("--device cuda was asked for, but this torch is a CPU-only build (no CUDA)."))
+    if name == "mps" and platform.system() != "Darwin":
+        raise KataError(tr("--device mps was asked for, but MPS exists only on Apple computers."))
+    return name
+
+
+def _torch_cuda_version() -> str | None:
+    """The CUDA version torch was built with, read from torch/version.py without importing torch."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    try:
+        text = (Path(next(iter(spec.submodule_search_locations))) / "version.py").read_text(encoding="utf-8")
+    except OSError:
+        return "unknown"  # cannot tell: let torch decide
+    match = re.search(r"^cuda\s*(?::[^=]*)?=\s*(.+)$", text, re.MULTILINE)
+    return None if match is None or match.group(1).strip() == "None" else match.group(1).strip()
+
+
+# ---------------------------------------------------------------- interviews
+
+
+def begin_interview(kata: Kata, store: Store, directory: Path, minutes: float, now: float | None = None) -> dict:
+    """Write a fresh stub (backing up any file there) and start the clock; returns the interview."""
+    if minutes <= 0:
+        raise KataError(tr("--minutes must be positive."))
+    now = time.time() if now is None else now
+    directory = directory.expanduser()
+    if directory.exists() and not directory.is_dir():
+        raise KataError(tr("{path} is not a directory.", path=directory))
+    path = directory / kata.filename
+    saved = restart(kata, path)
+    running = {"id": uuid.uuid4().hex[:12], "kata": kata.id, "started": now, "deadline": now + minutes * 60,
+               "minutes": minutes, "path": str(path.resolve()), "saved": str(saved) if saved else None}
+    remember(store, kata, path)
+    store.set(INTERVIEW, json.dumps(running))
+    store.record(Event(kata.id, "interview", now, detail=f"{minutes:g} min", session=running["id"],
+                       file=str(path.resolve())))
+    return running
+
+
+def end_interview(store: Store, running: dict, outcome: str, now: float | None = None) -> float:
+    """Close the interview with pass | timeout | quit; returns the seconds it took."""
+    now = time.time() if now is None else now
+    seconds = now - running["started"]
+    store.record(Event(running["kata"], "interview", now, verdict=outcome, seconds=seconds,
+                       detail=f"{outcome} after {seconds:.0f} s", session=running["id"]))
+    current = store.interview()
+    if current and current.get("id") == running["id"]:
+        store.delete(INTERVIEW)
+    return seconds
+
+
+# ---------------------------------------------------------------- hints and the reference
 
 
 def next_hint(kata: Kata, store: Store) -> tuple[int, str]:
     """The next hint on the ladder (the last one repeats), recorded in the history."""
-    taken = hints_taken(store.events(kata.id))
-    index = min(taken, len(kata.hints) - 1)
+    taken = practice.progress(kata.id, store.events(kata.id)).hints
+    hints = kata.hints
+    index = min(taken, len(hints) - 1)
     store.record(Event(kata.id, "hint", time.time(), detail=str(index + 1)))
-    return index + 1, kata.hints[index]
+    return index + 1, hints[index]
 
 
 def reveal(kata: Kata, store: Store) -> str:
@@ -171,6 +347,5 @@ def reveal(kata: Kata, store: Store) -> str:
     return kata.reference_path.read_text(encoding="utf-8")
 
 
-def statuses(store: Store) -> dict[str, str]:
-    events = store.events()
-    return {kata.id: status_of([e for e in events if e.kata == kata.id]) for kata in catalog.KATAS}
+def followups(kata: Kata, store: Store, answers: bool) -> None:
+    store.record(Event(kata.id, "followup", time.time(), detail="answers" if answers else "questions"))

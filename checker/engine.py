@@ -211,7 +211,7 @@ class _Run:
         status = Status.PASS if ran_all and all(r.status is Status.PASS for r in results) else (
             Status.ERROR if any(r.status is Status.ERROR for r in results) else Status.FAIL)
         message = "" if ran_all else self._stop_message(learner)
-        return replace(base, status=status, message=message, cases=tuple(results))
+        return replace(base, status=status, message=message, cases=tuple(results), planned=len(self.cases))
 
     def _stopped_at(self, learner: Stream) -> int | None:
         """The case the learner's process was in when it stopped without finishing."""

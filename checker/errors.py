@@ -4,6 +4,7 @@ from __future__ import annotations
 OK = 0
 KATA_FAILED = 1
 USAGE = 2
+INTERNAL = 3  # a bug in kata itself (never the learner's code)
 INTERRUPTED = 130
 
 

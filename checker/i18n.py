@@ -25,6 +25,7 @@ LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _current = ENGLISH
 _messages: dict[str, dict[str, str]] = {}  # lang -> English msgid -> translation
+_external: dict[str, dict[str, str]] = {}  # lang -> typer's / click's English -> translation
 
 
 def current() -> str:
@@ -101,6 +102,20 @@ def tr(msgid: str, /, **values: object) -> str:
         return msgid.format(**values)
 
 
-def plural(n: int, one: str, many: str) -> str:
-    """`one` or `many` (English msgids, both translated), with {n} filled in."""
-    return tr(one if n == 1 else many, n=n)
+def external(msgid: str) -> str:
+    """typer's and click's own words (panel titles, usage errors), from `[external]` in the ui catalog."""
+    if _current == ENGLISH:
+        return msgid
+    if _current not in _external:
+        path = UI_DIR / f"{_current}.toml"
+        table: dict[str, str] = {}
+        if path.is_file():
+            with path.open("rb") as handle:
+                table = dict(tomllib.load(handle).get("external", {}))
+        _external[_current] = table
+    return _external[_current].get(msgid, msgid)
+
+
+def plural(n: int, one: str, many: str, /, **values: object) -> str:
+    """`one` or `many` (English msgids, both translated), with {n} and `values` filled in."""
+    return tr(one if n == 1 else many, n=n, **values)

@@ -3,30 +3,32 @@
 Everything here is a pure function of the events (and of `now`), so it is tested without a
 clock or a terminal. Import-light: no torch, no numpy (`kata list`, `stats`, `next` use it).
 
-An *attempt* at a kata opens with `kata start`, `kata reset` or an interview, and ends with its
-first passing check; its time to pass is the time between the two. An attempt passed without a
-hint or a reveal is *clean*; a kata with a clean pass (or a passed interview) is *mastered*.
+One definition of progress serves every view (list, stats, next, interview, the overview):
+
+- An *attempt* at a kata opens with `kata start` (a fresh stub), `kata reset` or an interview, and
+  ends with its first passing full check. Its time to pass is the time between the two. A hint or a
+  look at the reference during the attempt makes its pass *helped*; otherwise it is *clean*.
+  Looking at the reference after passing (to compare) costs nothing.
+- A full check is one `kata check` of every case. `--case` replays are not checks: they neither
+  pass nor fail a kata. A `kata watch` session counts as one check, failed if it never passed.
+- A kata's status is the best it has reached: *mastered* (a clean pass), *passed* (a helped pass),
+  *revealed* (saw the reference, never passed), *attempted* (started or checked), *new*.
+- The hint ladder restarts with each attempt.
 """
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import json
 import time
-import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
-from checker import catalog, commands
+from checker import catalog
 from checker.catalog import Kata
 from checker.errors import KataError
-from checker.state import INTERVIEW, Event, Store, status_of
+from checker.i18n import tr
+from checker.state import Event
 
 OPENS_ATTEMPT = ("start", "reset", "interview")
+STATUSES = ("new", "attempted", "revealed", "passed", "mastered")  # worst to best
 DAY = 86_400.0
 # Days until the next review after 1, 2, 3, … clean passes (a review doubles-ish the gap, as in Leitner boxes).
 REVIEW_DAYS = (1, 3, 7, 14, 30, 60)
@@ -35,65 +37,111 @@ SLOW = {"easy": 10 * 60, "medium": 20 * 60, "hard": 30 * 60}
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
 
 
+def status_word(status: str) -> str:
+    return {"new": tr("new"), "attempted": tr("attempted"), "revealed": tr("revealed"), "passed": tr("passed"),
+            "mastered": tr("mastered")}[status]
+
+
+def legend() -> str:
+    return tr("attempted: not passed yet · revealed: saw the reference before passing · passed: with a hint or "
+              "the reference · mastered: passed with no help")
+
+
 @dataclass(frozen=True)
 class Progress:
     """One kata's record, summarised from its events."""
 
     kata: str
-    status: str  # new | attempted | passed | revealed
-    checks: int = 0
-    fails: int = 0  # checks that did not pass (wrong answer or error)
-    clean_passes: int = 0  # attempts passed without a hint or a reveal
-    best_seconds: float | None = None  # fastest start → first pass, attempts without a reveal
+    status: str  # one of STATUSES
+    checks: int = 0  # full checks (a watch session counts once)
+    fails: int = 0  # of those, the ones that did not pass
+    clean_passes: int = 0  # attempts passed without a hint or a look at the reference
+    best_seconds: float | None = None  # fastest start → first pass, of attempts passed without the reference
     last_at: float | None = None  # last practised: any event
     last_pass_at: float | None = None
-    last_verdict: str | None = None  # of the latest check
-    revealed_at: float | None = None  # latest reveal
-    opened_at: float | None = None  # when the latest attempt opened
+    last_verdict: str | None = None  # of the latest full check
+    opened_at: float | None = None  # when the open attempt opened (None: no attempt open)
+    revealed_at: float | None = None  # when the open attempt looked at the reference (None: it did not)
+    hints: int = 0  # hints taken in the current attempt: where the ladder stands
 
     @property
     def mastered(self) -> bool:
         return self.clean_passes > 0
 
     @property
-    def revealed_since_pass(self) -> bool:
-        return self.revealed_at is not None and (self.last_pass_at is None or self.revealed_at > self.last_pass_at)
+    def needs_redo(self) -> bool:
+        """The open attempt looked at the reference and has not passed since."""
+        return self.revealed_at is not None
+
+
+def _is_watch(event: Event) -> str | None:
+    """The watch session a check belongs to, from its detail ("seed 4; watch a1b2")."""
+    detail = event.detail or ""
+    return detail.rsplit("watch ", 1)[1].strip() if "watch " in detail else None
 
 
 def progress(kata_id: str, events: list[Event]) -> Progress:
     """Summarise one kata's events (in the order they happened)."""
     mine = [e for e in events if e.kata == kata_id]
-    checks = [e for e in mine if e.kind == "check"]
-    opened: float | None = None  # the open attempt's start, None when no attempt is open
-    hinted = revealed = False
-    clean, best = 0, None
-    last_pass = revealed_at = None
+    opened = None  # when the open attempt opened; None before any opening, or once it passed
+    open_attempt = bool(mine)  # a kata checked or revealed before any start still has an attempt going
+    hinted = False
+    revealed_at = None
+    hints = 0
+    clean, best, passed, ever_revealed = 0, None, False, False
+    last_pass = last_verdict = None
+    checks = fails = 0
+    watch: dict[str, bool] = {}  # watch session -> passed
     for e in mine:
         if e.kind in OPENS_ATTEMPT and e.verdict is None:  # an interview's closing event has a verdict
-            opened, hinted, revealed = e.at, False, False
+            opened, open_attempt, hinted, revealed_at, hints = e.at, True, False, None, 0
         elif e.kind == "hint":
-            hinted = True
+            hinted, hints = True, hints + 1
         elif e.kind == "reveal":
-            revealed, revealed_at = True, e.at
-        elif e.kind == "check" and e.verdict == "pass":
-            last_pass = e.at
-            if opened is not None:
-                if not revealed:
-                    best = e.at - opened if best is None else min(best, e.at - opened)
-                clean += not (hinted or revealed)
-                opened = None
-    return Progress(
-        kata=kata_id, status=status_of(mine), checks=len(checks),
-        fails=sum(e.verdict != "pass" for e in checks),
-        clean_passes=clean, best_seconds=best,
-        last_at=mine[-1].at if mine else None, last_pass_at=last_pass,
-        last_verdict=checks[-1].verdict if checks else None, revealed_at=revealed_at,
-        opened_at=opened,
-    )
+            ever_revealed = True
+            if open_attempt:
+                revealed_at = e.at
+        elif e.kind == "check":
+            session = _is_watch(e)
+            if session is None:
+                checks += 1
+                fails += e.verdict != "pass"
+            else:
+                watch[session] = watch.get(session, False) or e.verdict == "pass"
+            last_verdict = e.verdict
+            if e.verdict == "pass":
+                passed, last_pass = True, e.at
+                if open_attempt:
+                    if opened is not None and revealed_at is None:
+                        best = e.at - opened if best is None else min(best, e.at - opened)
+                    clean += not (hinted or revealed_at is not None)
+                    opened, open_attempt, revealed_at = None, False, None
+    checks += len(watch)
+    fails += sum(not ok for ok in watch.values())
+    status = ("mastered" if clean else "passed" if passed else "revealed" if ever_revealed
+              else "attempted" if mine and any(e.kind != "followup" for e in mine) else "new")
+    return Progress(kata=kata_id, status=status, checks=checks, fails=fails, clean_passes=clean, best_seconds=best,
+                    last_at=mine[-1].at if mine else None, last_pass_at=last_pass, last_verdict=last_verdict,
+                    opened_at=opened if open_attempt else None, revealed_at=revealed_at, hints=hints)
 
 
 def progress_all(events: list[Event]) -> dict[str, Progress]:
     return {kata.id: progress(kata.id, events) for kata in catalog.KATAS}
+
+
+@dataclass(frozen=True)
+class Overview:
+    """Where the learner stands, in one line: what `kata` alone and `kata list` say."""
+
+    total: int
+    passed: int  # passed or mastered
+    mastered: int
+
+
+def overview(events: list[Event]) -> Overview:
+    table = progress_all(events)
+    return Overview(len(table), sum(p.status in ("passed", "mastered") for p in table.values()),
+                    sum(p.status == "mastered" for p in table.values()))
 
 
 # ---------------------------------------------------------------- what next
@@ -102,7 +150,7 @@ def progress_all(events: list[Event]) -> dict[str, Progress]:
 @dataclass(frozen=True)
 class Suggestion:
     kata: Kata
-    tier: int  # 0 revealed, 1 failing, 2 due for review, 3 new, 4 not due yet
+    tier: int  # 0 looked at the reference, 1 failing, 2 due for review, 3 new, 4 not due yet
     score: float  # higher first within a tier
     why: str
 
@@ -118,38 +166,42 @@ def review_days(p: Progress, kata: Kata) -> float:
 def suggest(events: list[Event], now: float | None = None, topic: str | None = None) -> list[Suggestion]:
     """Every kata, the one to practise next first, each with the reason."""
     now = time.time() if now is None else now
+    if topic is not None and topic not in catalog.TOPICS:
+        raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=topic, topics=", ".join(catalog.TOPICS)))
     out = []
     for index, kata in enumerate(catalog.KATAS):
         if topic and kata.topic != topic:
             continue
-        p = progress(kata.id, events)
-        out.append(_suggestion(kata, p, now, index))
+        out.append(_suggestion(kata, progress(kata.id, events), now, index))
     return sorted(out, key=lambda s: (s.tier, -s.score))
 
 
 def _suggestion(kata: Kata, p: Progress, now: float, index: int) -> Suggestion:
     if p.status == "new" or p.last_at is None:
         rank = DIFFICULTY_ORDER.get(kata.difficulty, 1)
-        return Suggestion(kata, 3, -rank - index / 100, "not practised yet")
-    if p.revealed_since_pass:
-        return Suggestion(kata, 0, p.revealed_at, f"you revealed the reference {ago(p.revealed_at, now)} "
-                                                  "and have not passed it on your own since")
-    if p.last_verdict is not None and p.last_verdict != "pass":
-        return Suggestion(kata, 1, p.last_at, f"your last check failed ({ago(p.last_at, now)}; "
-                                              f"{p.fails} of {p.checks} checks failed so far)")
-    if p.last_pass_at is None:
-        return Suggestion(kata, 1, p.last_at, f"you started it {ago(p.last_at, now)} and have not passed it yet")
+        return Suggestion(kata, 3, -rank - index / 100, tr("not practised yet"))
+    if p.needs_redo:
+        return Suggestion(kata, 0, p.revealed_at, tr("you looked at the reference {when} and have not passed it on "
+                                                     "your own since", when=ago(p.revealed_at, now)))
+    if p.opened_at is not None or p.last_pass_at is None:
+        if p.last_verdict not in (None, "pass"):
+            return Suggestion(kata, 1, p.last_at, tr("your last check failed ({when}; {fails} of {checks} checks "
+                                                     "failed so far)", when=ago(p.last_at, now), fails=p.fails,
+                                                     checks=p.checks))
+        return Suggestion(kata, 1, p.last_at, tr("you started it {when} and have not passed it yet",
+                                                 when=ago(p.opened_at or p.last_at, now)))
     days = review_days(p, kata)
     due = (now - p.last_pass_at) / (days * DAY)
     slow = p.best_seconds is not None and p.best_seconds > SLOW.get(kata.difficulty, SLOW["medium"])
-    reason = f"last passed {ago(p.last_pass_at, now)}"
+    reason = tr("last passed {when}", when=ago(p.last_pass_at, now))
     if slow:
-        reason += f"; slow: your best time is {duration(p.best_seconds)}"
+        reason += tr("; slow: your best time is {time}", time=duration(p.best_seconds))
     elif not p.mastered:
-        reason += "; never passed without a hint or a reveal"
+        reason += tr("; never passed without a hint or the reference")
     if due >= 1:
-        return Suggestion(kata, 2, due, f"{reason}; due for review (every {'day' if days == 1 else f'{days:g} days'})")
-    return Suggestion(kata, 4, due, f"{reason}; next review in {duration((1 - due) * days * DAY)}")
+        every = tr("every day") if days == 1 else tr("every {days} days", days=f"{days:g}")
+        return Suggestion(kata, 2, due, reason + tr("; due for review ({every})", every=every))
+    return Suggestion(kata, 4, due, reason + tr("; next review in {time}", time=duration((1 - due) * days * DAY)))
 
 
 # ---------------------------------------------------------------- stats
@@ -159,19 +211,21 @@ def _suggestion(kata: Kata, p: Progress, now: float, index: int) -> Suggestion:
 class TopicStats:
     topic: str
     katas: int
-    passed: int
+    passed: int  # passed or mastered
     mastered: int
-    revealed: int
+    revealed: int  # saw the reference and never passed
     checks: int
 
 
 def topic_stats(events: list[Event]) -> list[TopicStats]:
     table = progress_all(events)
     rows = []
-    for topic in dict.fromkeys(k.topic for k in catalog.KATAS):
+    for topic in catalog.TOPICS:
         ps = [table[k.id] for k in catalog.KATAS if k.topic == topic]
-        rows.append(TopicStats(topic, len(ps), sum(p.status == "passed" for p in ps), sum(p.mastered for p in ps),
-                               sum(p.status == "revealed" for p in ps), sum(p.checks for p in ps)))
+        if ps:
+            rows.append(TopicStats(topic, len(ps), sum(p.status in ("passed", "mastered") for p in ps),
+                                   sum(p.status == "mastered" for p in ps), sum(p.status == "revealed" for p in ps),
+                                   sum(p.checks for p in ps)))
     return rows
 
 
@@ -194,34 +248,13 @@ def failing_most(events: list[Event], limit: int = 3) -> list[Progress]:
     return ranked[:limit]
 
 
-def stats_view(events: list[Event], now: float | None = None) -> RenderableType:
-    table = Table(header_style="bold", title="progress by topic", title_justify="left")
-    for column in ("topic", "katas", "passed", "mastered", "revealed", "checks"):
-        table.add_column(column, justify="left" if column == "topic" else "right")
-    for row in topic_stats(events):
-        colour = "green" if row.passed == row.katas else ("yellow" if row.passed else "dim")
-        table.add_row(row.topic, str(row.katas), f"[{colour}]{row.passed}[/]", str(row.mastered),
-                      str(row.revealed), str(row.checks))
-    days = streak(events, now)
-    parts: list[RenderableType] = [table, Text(f"\nstreak: {days} day{'s' * (days != 1)} in a row with a check")]
-    interviews = [e for e in events if e.kind == "interview" and e.verdict is not None]
-    if interviews:
-        passed = [e for e in interviews if e.verdict == "pass"]
-        line = (f"interviews: {len(passed)} passed, {sum(e.verdict == 'timeout' for e in interviews)} out of time, "
-                f"{sum(e.verdict == 'quit' for e in interviews)} stopped")
-        if passed:
-            best = min(passed, key=lambda e: e.seconds or 0)
-            line += f"; fastest: {best.kata} in {duration(best.seconds)}"
-        parts.append(Text(line))
-    worst = failing_most(events)
-    if worst:
-        parts.append(Text("fail most:", style="bold"))
-        for p in worst:
-            parts.append(Text(f"  {p.kata}: {p.fails} of {p.checks} checks failed"
-                              + (" (passed since)" if p.last_verdict == "pass" else "")))
-    else:
-        parts.append(Text("no failing checks yet", style="dim"))
-    return Group(*parts)
+def topic_name(topic: str) -> str:
+    return {"attention": tr("attention"), "helpers": tr("helpers"), "rl": tr("RL"),
+            "transformer": tr("transformer blocks"), "training": tr("training")}.get(topic, topic)
+
+
+def difficulty_word(difficulty: str) -> str:
+    return {"easy": tr("easy"), "medium": tr("medium"), "hard": tr("hard")}.get(difficulty, difficulty)
 
 
 # ---------------------------------------------------------------- interviews
@@ -229,72 +262,21 @@ def stats_view(events: list[Event], now: float | None = None) -> RenderableType:
 
 def pick_for_interview(events: list[Event], topic: str | None = None, now: float | None = None) -> tuple[Kata, str]:
     """The kata to interview on: the first not mastered in 'what next' order, and why."""
-    if topic is not None and topic not in {k.topic for k in catalog.KATAS}:
-        topics = ", ".join(dict.fromkeys(k.topic for k in catalog.KATAS))
-        raise KataError(f"No topic named '{topic}'. Topics: {topics}.")
     ranked = suggest(events, now, topic)
+    if not ranked:
+        raise KataError(tr("No katas in topic '{topic}' yet.", topic=topic))
     fresh = [s for s in ranked if not progress(s.kata.id, events).mastered]
     if fresh:
         return fresh[0].kata, fresh[0].why
-    return ranked[0].kata, f"you have mastered every kata{' in ' + topic if topic else ''}; this one is the most due"
-
-
-def begin_interview(kata: Kata, store: Store, directory: Path, minutes: float, now: float | None = None) -> dict:
-    """Write a fresh stub (backing up any file there) and start the clock; returns the interview."""
-    if minutes <= 0:
-        raise KataError("--minutes must be positive.")
-    now = time.time() if now is None else now
-    directory = directory.expanduser()
-    if directory.exists() and not directory.is_dir():
-        raise KataError(f"{directory} is not a directory.")
-    path = directory / kata.filename
-    saved = commands.restart(kata, path)
-    running = {"id": uuid.uuid4().hex[:12], "kata": kata.id, "started": now, "deadline": now + minutes * 60,
-               "minutes": minutes, "path": str(path.resolve()), "saved": str(saved) if saved else None}
-    commands.remember(store, kata, path)
-    store.set(INTERVIEW, json.dumps(running))
-    store.record(Event(kata.id, "interview", now, detail=f"{minutes:g} min", session=running["id"]))
-    return running
-
-
-def end_interview(store: Store, running: dict, outcome: str, now: float | None = None) -> float:
-    """Close the interview with pass | timeout | quit; returns the seconds it took."""
-    now = time.time() if now is None else now
-    seconds = now - running["started"]
-    store.record(Event(running["kata"], "interview", now, verdict=outcome, seconds=seconds,
-                       detail=f"{outcome} after {duration(seconds)}", session=running["id"]))
-    current = store.interview()
-    if current and current.get("id") == running["id"]:
-        store.delete(INTERVIEW)
-    return seconds
+    if topic:
+        return ranked[0].kata, tr("you have mastered every kata in {topic}; this one is the most due", topic=topic)
+    return ranked[0].kata, tr("you have mastered every kata; this one is the most due")
 
 
 def interview_summary(events: list[Event], session: str) -> dict[str, int]:
     """How many checks, hints and reveals the interview `session` saw."""
     mine = [e for e in events if e.session == session]
     return {kind: sum(e.kind == kind for e in mine) for kind in ("check", "hint", "reveal")}
-
-
-# ---------------------------------------------------------------- reveal --diff
-
-
-def side_by_side(mine: str, reference: str, left: str = "yours", right: str = "reference") -> Table:
-    """Two columns, lines aligned by difflib: changed lines yellow, only-yours red, only-reference green."""
-    a, b = mine.splitlines(), reference.splitlines()
-    table = Table(header_style="bold", expand=True, pad_edge=False)
-    for title in ("", left, "", right):
-        if title:
-            table.add_column(title, ratio=1, overflow="fold")
-        else:  # a line-number column
-            table.add_column("", justify="right", style="dim", no_wrap=True)
-    styles = {"equal": (None, None), "replace": ("yellow", "yellow"), "delete": ("red", None), "insert": (None, "green")}
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        left_style, right_style = styles[op]
-        for k in range(max(i2 - i1, j2 - j1)):
-            i, j = i1 + k, j1 + k
-            table.add_row(str(i + 1) if i < i2 else "", Text(a[i], style=left_style or "") if i < i2 else Text(""),
-                          str(j + 1) if j < j2 else "", Text(b[j], style=right_style or "") if j < j2 else Text(""))
-    return table
 
 
 # ---------------------------------------------------------------- words
@@ -305,24 +287,24 @@ def duration(seconds: float | None) -> str:
         return "—"
     seconds = max(0, int(round(seconds)))
     if seconds < 60:
-        return f"{seconds}s"
+        return tr("{s}s", s=seconds)
     if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
+        return tr("{m}m{s:02d}s", m=seconds // 60, s=seconds % 60)
     if seconds < DAY:
-        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-    return f"{seconds // int(DAY)} d"
+        return tr("{h}h{m:02d}m", h=seconds // 3600, m=seconds % 3600 // 60)
+    return tr("{d} d", d=seconds // int(DAY))
 
 
 def ago(at: float | None, now: float | None = None) -> str:
     if at is None:
-        return "never"
+        return tr("never")
     now = time.time() if now is None else now
     seconds = now - at
     if seconds < 60:
-        return "just now"
+        return tr("just now")
     if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
+        return tr("{n} min ago", n=int(seconds // 60))
     if seconds < DAY:
-        return f"{int(seconds // 3600)} h ago"
+        return tr("{n} h ago", n=int(seconds // 3600))
     days = int(seconds // DAY)
-    return "yesterday" if days == 1 else f"{days} days ago"
+    return tr("yesterday") if days == 1 else tr("{n} days ago", n=days)

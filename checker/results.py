@@ -93,6 +93,7 @@ class CheckResult:
     seconds: float = 0.0
     bench: dict[str, float] | None = None
     hint: str = ""  # the next thing to try, for whole-file errors
+    planned: int = 0  # how many cases the run had (more than ran, when it stopped early)
 
     @property
     def passed(self) -> bool:

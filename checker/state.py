@@ -9,17 +9,18 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 import time
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from checker.i18n import tr
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kata TEXT NOT NULL,
-    kind TEXT NOT NULL,          -- start | check | hint | reveal | reset
+    kind TEXT NOT NULL,          -- see KINDS
     at REAL NOT NULL,            -- unix time
     verdict TEXT,                -- check: pass | fail | error
     passed INTEGER, total INTEGER,
@@ -32,8 +33,19 @@ CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 # Columns added after the first release: (name, declaration). Added in place, once, to older stores.
 MIGRATIONS = (
     ("session", "TEXT"),  # the interview an event belongs to (None outside interviews)
+    ("file", "TEXT"),  # the learner's file a start, check or reset was about (absolute)
 )
-COLUMNS = ("kata", "kind", "at", "verdict", "passed", "total", "seconds", "detail", "session")
+COLUMNS = ("kata", "kind", "at", "verdict", "passed", "total", "seconds", "detail", "session", "file")
+# What happened, one word each. An attempt at a kata opens with start, reset or interview (not resume).
+KINDS = (
+    "start",  # kata wrote the stub (a new file, or --force)
+    "resume",  # `kata start` found the learner's file there and made it current
+    "check",  # a full check (every case); detail "seed N" (+ "; watch <id>" from kata watch)
+    "replay",  # a check of one case or family (--case): not counted as passing or failing the kata
+    "hint", "reveal", "reset",
+    "interview",  # opens (no verdict) and closes (verdict pass | timeout | quit) an interview
+    "followup",  # the follow-up questions were shown; detail "answers" when the answers were too
+)
 INTERVIEW = "interview"  # settings key of the running interview (JSON: id, kata, started, deadline, path)
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 
@@ -56,6 +68,7 @@ class Event:
     seconds: float | None = None
     detail: str | None = None
     session: str | None = None  # interview id; filled in by Store.record while an interview runs
+    file: str | None = None  # the learner's file (absolute path)
 
 
 class Store:
@@ -72,10 +85,15 @@ class Store:
         if not self._usable:
             return None
         try:
+            if self.root.exists() and not self.root.is_dir():
+                self._give_up(tr("KATA_HOME ({path}) is a file, not a directory; your progress is not being saved.",
+                                 path=self.root))
+                return None
             self.root.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            self._give_up(f"cannot use the history store at {self.path}: {getattr(exc, 'strerror', None) or exc}")
+            self._give_up(tr("cannot create or open the history store at {path} ({why}); your progress is not being "
+                             "saved.", path=self.path, why=getattr(exc, "strerror", None) or exc))
             return None
         try:
             conn.execute("PRAGMA busy_timeout = 30000")
@@ -110,7 +128,7 @@ class Store:
         code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
         corrupt = code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in str(exc) or "not a database" in str(exc)
         if not corrupt or not self.path.exists():
-            self._give_up(f"the history store is unusable ({exc}); history is off for this command")
+            self._give_up(tr("the history store is unusable ({why}); your progress is not saved by this command.", why=exc))
             return False
         aside = self.path.with_name(f"history.db.corrupt-{int(time.time())}-{os.getpid()}")
         try:
@@ -118,10 +136,11 @@ class Store:
             for suffix in ("-wal", "-shm", "-journal"):
                 Path(str(self.path) + suffix).unlink(missing_ok=True)
         except OSError as move_error:
-            self._give_up(f"the history store is corrupt and cannot be moved aside ({move_error})")
+            self._give_up(tr("the history store is corrupt and cannot be moved aside ({why}).", why=move_error))
             return False
         self._migrated = False
-        self.warnings.append(f"the history store was unreadable ({exc}); it was moved to {aside} and a new one started")
+        self.warnings.append(tr("the history store was unreadable ({why}); it was moved to {path} and a new one started.",
+                                why=exc, path=aside))
         return True
 
     def _give_up(self, message: str) -> None:
@@ -142,7 +161,7 @@ class Store:
             if self._set_aside(exc):
                 self._with_connection(work)
         except OSError as exc:
-            self._give_up(f"cannot write the history store: {exc}")
+            self._give_up(tr("cannot write the history store ({why}); your progress is not being saved.", why=exc))
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
         conn = self._connect()
@@ -202,10 +221,11 @@ class Store:
         """The running interview (id, kata, started, deadline, path), or None."""
         return _interview(self.get(INTERVIEW))
 
-    def flush_warnings(self) -> None:
-        for warning in dict.fromkeys(self.warnings):
-            print(f"kata: warning: {warning}", file=sys.stderr)
+    def take_warnings(self) -> list[str]:
+        """The warnings so far (each once), forgotten once taken."""
+        taken = list(dict.fromkeys(self.warnings))
         self.warnings.clear()
+        return taken
 
 
 def _interview(raw: str | None) -> dict | None:

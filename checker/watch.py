@@ -23,6 +23,7 @@ import selectors
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -34,7 +35,8 @@ from rich.text import Text
 from checker import commands
 from checker.catalog import Kata
 from checker.errors import KATA_FAILED, OK, KataError
-from checker.state import Event, Store
+from checker.i18n import tr
+from checker.state import Store
 
 POLL_SECONDS = 0.25  # the stat poll: the longest a save can go unnoticed without file events
 SETTLE_SECONDS = 0.02  # a save is checked once the file has stopped changing for this long
@@ -233,6 +235,47 @@ def warm_up(kata: Kata, spec: Any, cases: int = 200) -> None:
                     pass
 
 
+# ---------------------------------------------------------------- fitting the screen
+
+
+def fit(console: Console, top: list[RenderableType], middle: list[RenderableType], bottom: list[RenderableType],
+        height: int) -> RenderableType:
+    """top, middle and bottom in `height` lines: the middle is cropped when it must be, never the ends —
+    the verdict and the mistake it looks like sit on top, the reproduce line and the hints at the bottom."""
+    from rich.segment import Segment
+
+    options = console.options
+    lines = {name: console.render_lines(Group(*part), options, pad=False) if part else []
+             for name, part in (("top", top), ("middle", middle), ("bottom", bottom))}
+    room = height - len(lines["top"]) - len(lines["bottom"])
+    shown = lines["middle"]
+    if len(shown) > room:
+        keep = max(room - 1, 0)
+        hidden = len(shown) - keep
+        note = Text(tr("… {n} more lines: a taller terminal, or `kata check` in another, shows them", n=hidden),
+                    style="dim")
+        shown = shown[:keep] + (console.render_lines(note, options, pad=False)[:1] if room > 0 else [])
+    every = lines["top"] + shown + lines["bottom"]
+
+    class _Lines:
+        def __rich_console__(self, _console: Console, _options: Any):
+            for line in every[:max(height, len(lines["top"]))]:
+                yield from line
+                yield Segment.line()
+
+    return _Lines()
+
+
+def status_line(parts: list[str], width: int) -> str:
+    """Parts joined by ' · ', the last ones dropped (then the rest cut) so the line fits in `width` cells."""
+    from rich.cells import cell_len, set_cell_size
+
+    while len(parts) > 1 and cell_len(" · ".join(parts)) > width:
+        parts = parts[:-1]
+    line = " · ".join(parts)
+    return set_cell_size(line, width).rstrip() if cell_len(line) > width else line
+
+
 # ---------------------------------------------------------------- the loop
 
 
@@ -263,8 +306,9 @@ class Watcher:
     clock: Callable[[], float] = time.time
     result: Any = None  # the latest CheckResult
     checks: int = 0
-    hints: list[str] = field(default_factory=list)
+    hints: list[RenderableType] = field(default_factory=list)
     outcome: str | None = None  # pass | timeout | quit, once the loop has ended
+    session: str = field(default_factory=lambda: uuid.uuid4().hex[:8])  # counts as one check in `kata stats`
     _status_shown: str = ""
 
     def __post_init__(self) -> None:
@@ -289,71 +333,92 @@ class Watcher:
     # ------------------------------------------------------------ checking
 
     def recheck(self, new_seed: bool = False) -> Any:
-        """Check the file now, record it, redraw. Never raises for the learner's faults."""
+        """Check the file now, redraw, record it. Never raises for the learner's faults."""
+        from checker import checking
+
         if new_seed:
             self.seed = random.SystemRandom().randrange(1, 100_000)
         self.files.seen = signature(self.path)
-        request = self._engine.Request(self.kata, self.path, device=self.device, seed=self.seed, limits=self.limits)
         try:
-            self.result = self._engine.check(request)
+            checked = checking.check(self.kata, self.path, self.store, device=self.device, seed=self.seed,
+                                     timeout=self.seconds, memory_gb=self.memory_gb, session=self.session, record=False)
         except KataError as exc:
             self.result = None
-            self.draw(Text(f"kata: {exc.message}", style="bold red"))
+            self.draw(Text(tr("kata: {message}", message=exc.message), style="bold red"))
             return None
         except Exception as exc:  # noqa: BLE001 — the checker's own failure must not end watching
             self.result = None
-            self.draw(Text(f"kata's checker failed: {type(exc).__name__}: {exc}\nSave again to retry.", style="bold red"))
+            self.draw(Text(tr("kata's checker failed: {type}: {message}\nSave again to retry.", type=type(exc).__name__,
+                              message=exc), style="bold red"))
             return None
         self.checks += 1
-        r = self.result
+        self.result = checked.result
         self.draw()  # the verdict first; the history write (an fsync) after
-        self.store.record(Event(r.kata, "check", self.clock(), verdict=r.status.value,
-                                passed=sum(c.status.value == "pass" for c in r.cases), total=len(r.cases),
-                                seconds=r.seconds, detail=f"seed {r.seed}; watch"))
-        return r
+        checking.record(self.store, checked)
+        return checked.result
 
     def next_hint(self) -> None:
+        from checker import views
+
         number, text = commands.next_hint(self.kata, self.store)
-        self.hints.append(f"Hint {number}/{len(self.kata.hints)}: {text}")
+        self.hints.append(views.hint(self.kata, number, text))
         self.draw()
 
     # ------------------------------------------------------------ drawing
 
     def draw(self, body: RenderableType | None = None) -> None:
+        """Redraw the screen: the report, cropped in its middle to fit the terminal, hints, the status line."""
         from checker.render import report
 
         if self.console.is_terminal:
             self.console.clear()
         else:
             self.console.print(Rule(style="dim"))
-        parts: list[RenderableType] = [Text(f"kata watch · {self.path.name} · {time.strftime('%H:%M:%S')}", style="dim")]
+        top: list[RenderableType] = [Text(f"kata watch · {self.path.name} · {time.strftime('%H:%M:%S')}", style="dim")]
+        middle: list[RenderableType] = []
+        bottom: list[RenderableType] = []
         if body is not None:
-            parts.append(body)
+            middle.append(body)
         elif self.result is not None:
-            parts.append(report(self.result))
-        for hint in self.hints:
-            parts.append(Text(hint, style="cyan"))
+            parts = report(self.result, after=self._after())
+            top += parts.top
+            middle += parts.body
+            bottom += parts.bottom
+        bottom += self.hints[-2:]
         if self.files.problem:
-            parts.append(Text(self.files.problem, style="dim"))
+            bottom.append(Text(self.files.problem, style="dim"))
         for warning in dict.fromkeys(self.store.warnings):
-            parts.append(Text(f"warning: {warning}", style="yellow"))
-        self.console.print(Group(*parts))
+            bottom.append(Text(tr("warning: {warning}", warning=warning), style="yellow"))
+        if self.console.is_terminal:
+            self.console.print(fit(self.console, top, middle, bottom, self.console.height - 1))
+        else:
+            self.console.print(Group(*top, *middle, *bottom))
         self._status_shown = ""
         self.status(force=True)
 
+    def _after(self) -> RenderableType | None:
+        if self.result is None or not self.result.passed or self.interview is not None:
+            return None
+        from checker.checking import after_pass
+
+        return after_pass(self.kata, self.store)
+
     def status(self, force: bool = False) -> None:
-        """The bottom line: what is watched, the keys, and the countdown in an interview."""
-        line = f"watching {self.path.name} (seed {self.seed}) · save to re-check · h hint · r re-run · q quit"
+        """The bottom line: the countdown in an interview, what is watched, the keys — cut to the terminal's
+        width, so that redrawing it every second never leaves a wrapped line behind."""
+        parts = [tr("watching {file} (seed {seed})", file=self.path.name, seed=self.seed), tr("save to re-check"),
+                 tr("h hint · r re-run · q quit")]
         if self.interview is not None:
             left = max(0.0, self.interview.deadline - self.clock())
-            line = f"⏱ {int(left // 60):02d}:{int(left % 60):02d} left · " + line
+            parts.insert(0, tr("{time} left", time=f"{int(left // 60):02d}:{int(left % 60):02d}"))
+        line = status_line(parts, self.console.width - 1)
         if line == self._status_shown and not force:
             return
         if self.console.is_terminal:
             self.console.file.write("\r\x1b[2K" + line)
             self.console.file.flush()
         elif force:
-            self.console.print(line, markup=False, highlight=False)
+            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
         self._status_shown = line
 
     # ------------------------------------------------------------ the loop
@@ -428,9 +493,9 @@ def watch(kata: Kata, path: Path, store: Store, console: Console, *, device: str
           seconds: float = 10.0, memory_gb: float = 4.0, poll: bool = False) -> int:
     """`kata watch`: returns the exit code (0 when the last check passed)."""
     if seconds <= 0 or memory_gb <= 0:
-        raise KataError("--timeout and --memory-gb must be positive.")
+        raise KataError(tr("--timeout and --memory-gb must be positive."))
     if not path.is_file():
-        raise KataError(f"No file at {path}. Run 'kata start {kata.id}' first, or give the file's path.")
+        raise KataError(tr("No file at {path}. Run `kata start {id}` first, or give your file's path.", path=path, id=kata.id))
     commands.remember(store, kata, path)
     watcher = Watcher(kata, path, store, console, KeyReader.from_stdin(), device=device, seed=seed,
                       seconds=seconds, memory_gb=memory_gb, events=not poll)
@@ -440,29 +505,63 @@ def watch(kata: Kata, path: Path, store: Store, console: Console, *, device: str
 
 def interview(store: Store, console: Console, *, minutes: float = 30.0, topic: str | None = None,
               directory: Path = Path("."), device: str = "auto", seconds: float = 10.0, poll: bool = False,
-              now: float | None = None) -> int:
-    """`kata interview`: pick a kata not mastered, write its stub, watch it against the clock."""
-    from checker import catalog, practice
+              now: float | None = None, keys: "KeyReader | None" = None) -> int:
+    """`kata interview`: pick a kata not mastered, write its stub, watch it against the clock, then ask the
+    follow-up questions an interviewer would."""
+    from checker import practice
+    from checker.views import say
 
     kata, why = practice.pick_for_interview(store.events(), topic, now)
-    running = practice.begin_interview(kata, store, directory, minutes, now)
+    running = commands.begin_interview(kata, store, directory, minutes, now)
     path = Path(running["path"])
-    console.print(f"[bold]Interview:[/] {kata.id} — {kata.title} ({kata.difficulty}; {why}).")
-    console.print(f"Wrote [bold]{path}[/]" + (f" (your previous file is kept as {running['saved']})" if running["saved"] else "")
-                  + f". You have {minutes:g} minutes: write [bold]{kata.entry}[/] and save; each save is checked.")
-    watcher = Watcher(catalog.get(kata.id), path, store, console, KeyReader.from_stdin(), device=device,
-                      seconds=seconds, events=not poll,
+    console.print(say(tr("Interview: `{id}` — {title} ({level}; {why}).", id=kata.id, title=kata.title,
+                         level=practice.difficulty_word(kata.difficulty), why=why)))
+    wrote = tr("Wrote {file}", file=os.path.relpath(path))
+    if running["saved"]:
+        wrote += tr(" (your previous file is kept as {file})", file=os.path.relpath(running["saved"]))
+    console.print(say(wrote + tr(". You have {minutes} minutes: write `{entry}` and save; each save is checked.",
+                                 minutes=f"{minutes:g}", entry=kata.entry)))
+    keys = keys or KeyReader.from_stdin()
+    watcher = Watcher(kata, path, store, console, keys, device=device, seconds=seconds, events=not poll,
                       interview=Interview(running["id"], running["deadline"], running["started"]))
     outcome = watcher.run()
-    took = practice.end_interview(store, running, outcome)
+    took = commands.end_interview(store, running, outcome)
     used = practice.interview_summary(store.events(kata.id), running["id"])
-    helped = f"{used['hint']} hint(s), {used['reveal']} reveal(s), {used['check']} check(s)"
+    helped = tr("{hints} hint(s), {reveals} reveal(s), {checks} check(s)", hints=used["hint"], reveals=used["reveal"],
+                checks=used["check"])
     if outcome == "pass":
-        console.print(f"[bold green]Passed {kata.id} in {practice.duration(took)}[/] ({helped}).")
+        console.print(Text(tr("Passed {id} in {time} ({helped}).", id=kata.id, time=practice.duration(took), helped=helped),
+                           style="bold green"))
+        ask_followups(kata, store, console, keys)
         return OK
     if outcome == "timeout":
-        console.print(f"[bold red]Time's up[/] after {minutes:g} minutes ({helped}). "
-                      f"Keep going with 'kata watch {path.name}', or see the answer with 'kata reveal {kata.id} --diff'.")
+        console.print(say(tr("Time's up after {minutes} minutes ({helped}). Keep going with `kata watch {id}`, or see "
+                             "the answer with `kata reveal {id} --diff`.", minutes=f"{minutes:g}", helped=helped,
+                             id=kata.id), "bold red"))
     else:
-        console.print(f"Interview stopped after {practice.duration(took)} ({helped}); it is recorded as not passed.")
+        console.print(say(tr("Interview stopped after {time} ({helped}); it is recorded as not passed.",
+                             time=practice.duration(took), helped=helped)))
     return KATA_FAILED
+
+
+def ask_followups(kata: Kata, store: Store, console: Console, keys: KeyReader) -> None:
+    """After a pass, the interviewer's questions; the answers only when asked for (and that is recorded)."""
+    from checker import views
+
+    if not kata.text().followups:
+        return
+    console.print()
+    console.print(views.followups(kata, answers=False))
+    wants = False
+    if not keys.closed and keys.fd is not None and os.isatty(keys.fd):
+        console.print(views.say(tr("Answer them aloud, as you would to an interviewer. Press `a` for the model answers, "
+                                   "any other key to finish."), "bold"))
+        with keys:
+            selector = selectors.DefaultSelector()
+            selector.register(keys.fd, selectors.EVENT_READ)
+            pressed = keys.read() if selector.select(timeout=600) else []
+            selector.close()
+        wants = "a" in pressed
+    commands.followups(kata, store, answers=wants)
+    if wants:
+        console.print(views.followups(kata, answers=True))

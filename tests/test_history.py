@@ -154,9 +154,18 @@ def test_an_unwritable_home_is_reported_once_and_commands_work(tmp_path, monkeyp
     runner = CliRunner()
     result = runner.invoke(app, ["start", "gae"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.count("kata: warning: cannot use the history store") == 1, result.stderr
+    assert result.stderr.count("kata: warning: cannot create or open the history store") == 1, result.stderr
+    assert "Not a directory" in result.stderr and "progress is not being saved" in result.stderr
     assert (tmp_path / "gae.py").exists()
     assert runner.invoke(app, ["list"]).exit_code == 0
+
+
+def test_a_kata_home_that_is_a_file_is_named_as_such(tmp_path, monkeypatch):
+    blocker = tmp_path / "home-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("KATA_HOME", str(blocker))
+    result = CliRunner().invoke(app, ["list"])
+    assert result.exit_code == 0 and "is a file, not a directory" in result.stderr, result.stderr
 
 
 def test_events_during_an_interview_are_tagged_with_it(kata_home):

@@ -12,7 +12,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from checker import catalog, practice
+from checker import catalog, commands, practice
 from checker.errors import KataError
 from checker.state import Event, Store
 from cli import app
@@ -49,7 +49,7 @@ def test_best_time_is_start_to_first_pass_and_reveals_do_not_count():
     p = practice.progress("gae", events)
     assert p.best_seconds == 100.0
     assert p.clean_passes == 2 and p.mastered
-    assert (p.checks, p.fails, p.status) == (5, 1, "passed")
+    assert (p.checks, p.fails, p.status) == (5, 1, "mastered")
     assert p.last_at == 2010.0 and p.last_pass_at == 2010.0
 
 
@@ -58,7 +58,9 @@ def test_a_hint_makes_a_pass_not_clean_and_a_pass_without_start_has_no_time():
     p = practice.progress("mha", hinted)
     assert p.best_seconds == 60.0 and p.clean_passes == 0 and not p.mastered
     bare = practice.progress("mha", [ev("mha", "check", 5.0, "pass")])
-    assert bare.best_seconds is None and bare.status == "passed"
+    assert bare.best_seconds is None and bare.status == "mastered"  # written without any help: clean
+    helped = practice.progress("mha", [ev("mha", "hint", 1.0), ev("mha", "check", 5.0, "pass")])
+    assert helped.status == "passed" and not helped.mastered
 
 
 def test_an_interview_opens_an_attempt_and_its_closing_event_does_not():
@@ -95,7 +97,7 @@ def test_next_puts_revealed_then_failing_then_due_then_new_then_not_due():
     assert [s.kata.difficulty for s in ranked[3:-1]] == sorted((s.kata.difficulty for s in ranked[3:-1]),
                                                                key=practice.DIFFICULTY_ORDER.get)
     why = {s.kata.id: s.why for s in ranked}
-    assert "revealed the reference 10 days ago" in why["mha"]
+    assert "looked at the reference 10 days ago" in why["mha"]
     assert "last check failed" in why["gae"] and "1 of 1 checks failed" in why["gae"]
     assert why["softmax"] == "last passed 20 days ago; due for review (every day)"
     assert "next review in" in why["causal-mask"]
@@ -122,7 +124,7 @@ def test_next_by_topic_and_the_command_says_why(kata_home):
     assert {s.kata.topic for s in practice.suggest(store.events(), NOW, topic="rl")} == {"rl"}
     result = runner.invoke(app, ["next"])
     assert result.exit_code == 0, result.output
-    assert re.search(r"Next: mha .*revealed the reference", result.output.replace("\n", " ")), result.output
+    assert re.search(r"Next: mha .*looked at the reference", result.output.replace("\n", " ")), result.output
     assert "kata reset mha" in result.output
 
 
@@ -171,8 +173,8 @@ def test_list_shows_best_time_and_last_practised(kata_home):
     result = runner.invoke(app, ["list"])
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
-    assert "best" in result.output and "last practised" in result.output
-    assert "passed" in rows["gae"] and "4m10s" in rows["gae"] and "3 h ago" in rows["gae"], rows["gae"]
+    assert "best" in result.output and "last practised" in result.output  # CliRunner's terminal is 80 wide
+    assert "mastered" in rows["gae"] and "4m10s" in rows["gae"] and "3 h ago" in rows["gae"], rows["gae"]
     assert "attempted" in rows["softmax"] and "2 days ago" in rows["softmax"]
     assert "never" in rows["attention"] and "—" in rows["attention"]
 
@@ -198,20 +200,20 @@ def test_an_interview_writes_a_fresh_stub_keeps_the_old_file_and_records_its_out
     store = Store()
     kata = catalog.get("gae")
     (tmp_path / "gae.py").write_text("# kata: gae\nmy old attempt\n")
-    running = practice.begin_interview(kata, store, tmp_path, 20, now=NOW)
+    running = commands.begin_interview(kata, store, tmp_path, 20, now=NOW)
     assert (tmp_path / "gae.py").read_text() == kata.stub()
     assert (tmp_path / "gae.py.bak-1").read_text() == "# kata: gae\nmy old attempt\n"
     assert store.interview()["id"] == running["id"] and running["deadline"] == NOW + 20 * 60
     store.record(Event("gae", "hint", NOW + 30))
     store.record(Event("gae", "check", NOW + 400, verdict="pass"))
-    took = practice.end_interview(store, running, "pass", now=NOW + 400)
+    took = commands.end_interview(store, running, "pass", now=NOW + 400)
     assert took == 400 and store.interview() is None
     assert practice.interview_summary(store.events(), running["id"]) == {"check": 1, "hint": 1, "reveal": 0}
     closing = store.events("gae", "interview")[-1]
     assert (closing.verdict, closing.seconds, closing.session) == ("pass", 400, running["id"])
     assert practice.progress("gae", store.events()).best_seconds == 400
     with pytest.raises(KataError, match="positive"):
-        practice.begin_interview(kata, store, tmp_path, 0)
+        commands.begin_interview(kata, store, tmp_path, 0)
 
 
 # ---------------------------------------------------------------- reset
@@ -269,34 +271,40 @@ def test_reveal_after_a_pass_asks_nothing(kata_home):
     assert result.exit_code == 0 and "def compute_gae" in result.output
 
 
-def test_reveal_diff_shows_the_attempt_and_the_reference_side_by_side(kata_home, tmp_path, monkeypatch):
+def test_reveal_diff_compares_the_file_that_passed_as_a_unified_diff(kata_home, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["reveal", "gae", "--diff", "--yes"])
-    assert code(result) == 2 and "No attempt at gae to compare" in said(result)
+    assert code(result) == 2 and "No file of yours for gae" in said(result)
     assert runner.invoke(app, ["start", "gae"]).exit_code == 0
-    with (tmp_path / "gae.py").open("a") as handle:
-        handle.write("\n    MY_UNIQUE_LINE = 1\n")
+    passing = tmp_path / "mine.py"
+    passing.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text().replace(
+        "    T = rewards.shape[0]", "    T = len(rewards)  # MY_CHANGE"))
+    Store().record(Event("gae", "check", NOW, verdict="pass", file=str(passing)))
     result = runner.invoke(app, ["reveal", "gae", "--diff", "--yes"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    both = [line for line in lines if "# kata: gae" in line]
-    assert "yours" in result.output and "reference" in result.output
-    mine = next(line for line in lines if "MY_UNIQUE_LINE" in line)
-    kata = catalog.get("gae")
-    stub = kata.stub()
-    only_ref = next(line.strip()[:10] for line in kata.reference_path.read_text().splitlines()  # short: never wrapped
-                    if len(line.strip()) >= 10 and line.strip()[:10] not in stub)
-    ref = next(line for line in lines if only_ref in line)
-    assert mine.index("MY_UNIQUE_LINE") < len(mine) // 2 < ref.index(only_ref)  # left vs right
-    assert both, "the attempt's first line is shown"
+    assert lines[0].startswith("--- yours: mine.py") and lines[1].startswith("+++ reference: gae.py")
+    assert "-    T = len(rewards)" in lines and "+    T = rewards.shape[0]" in lines  # marks, not colour alone
+    assert not any("MY_CHANGE" in line or "Schulman" in line for line in lines)  # comments and docstrings left out
+    explicit = runner.invoke(app, ["reveal", "gae", "--diff", "--file", "gae.py", "--yes"])
+    assert "--- yours: gae.py" in explicit.output  # the untouched stub, when asked for
 
 
-def test_side_by_side_aligns_equal_lines_and_marks_the_rest():
-    table = practice.side_by_side("a\nb\nmine\nc\n", "a\nb\nc\ntheirs\n")
-    cells = [[str(c) for c in col._cells] for col in table.columns]
-    rows = list(zip(*cells))
-    assert rows[0] == ("1", "a", "1", "a") and rows[1] == ("2", "b", "2", "b")
-    assert ("3", "mine", "", "") in rows and ("4", "c", "3", "c") in rows and ("", "", "4", "theirs") in rows
+def test_reveal_never_cuts_the_code_at_the_screen_edge(kata_home):
+    Store().record(Event("grpo-loss", "check", NOW, verdict="pass"))
+    source = catalog.get("grpo-loss").reference_path.read_text().splitlines()
+    result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "reveal", "grpo-loss"], capture_output=True, text=True,
+                            env={**__import__("os").environ, "COLUMNS": "60"}, timeout=60)
+    rows: list[str] = []
+    for line in result.stdout.splitlines():
+        assert len(line) <= 60, line
+        number, bar, text = line.partition(" │ ") if " │ " in line[:6] else line.partition(" ┆ ")
+        if bar == " │ ":
+            rows.append(text)
+        else:  # the continuation of a line too long for the screen
+            assert bar == " ┆ " and not number.strip(), line
+            rows[-1] += text
+    assert rows == source
 
 
 # ---------------------------------------------------------------- import weight

@@ -1,10 +1,14 @@
 """Turn a CheckResult into rich renderables. Results in, renderables out: no judging here.
 
-Per-kind pictures (mask grids, RL timelines, scalar tables) live in sibling modules and are
-picked by `checker.render.figures.figure_for`.
+A report leads with the verdict and the mistake it looks like, then the first failure in full
+(its picture locates the bug), then one line per other reason cases failed ("the same in 86 more
+cases"), the failing families, and the command that reproduces the first failure on a line of
+its own. A pass is one line. `-v` shows every failing case in full. Per-kind pictures (mask
+grids, RL timelines, scalar tables) live in sibling modules, picked by `figures.figure_for`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from rich.console import Group, RenderableType
@@ -12,53 +16,166 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from checker.i18n import plural, tr
 from checker.results import CaseResult, CheckResult, Problem, Status
 
 STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.ERROR: "bold yellow"}
-WORD = {Status.PASS: "PASS", Status.FAIL: "FAIL", Status.ERROR: "ERROR"}
-MAX_FAILURES = 3
+MAX_PANELS = 2  # failure reasons shown in full; -v shows every failing case
 MAX_PROBLEMS = 3  # problems shown in full per case (gradients of every parameter add up); -v shows all
+MAX_NAMES = 4  # case names listed per reason
+OUTPUT_LINES = 12  # lines of the learner's printing shown
+
+
+def word(status: Status) -> str:
+    return {Status.PASS: tr("PASS"), Status.FAIL: tr("FAIL"), Status.ERROR: tr("ERROR")}[status]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report in three parts, so a screen too short for it can crop the middle and keep both ends."""
+
+    top: list[RenderableType]  # header, verdict, the mistake it looks like
+    body: list[RenderableType]  # the failures in full, the other reasons, families, printing
+    bottom: list[RenderableType]  # the command that reproduces it, what next
+
+    def group(self) -> Group:
+        return Group(*self.top, *self.body, *self.bottom)
+
+    def __rich__(self) -> Group:
+        return self.group()
 
 
 def header(result: CheckResult) -> Text:
     text = Text()
     text.append("kata ", style="bold")
-    text.append(f"{result.kata}", style="bold cyan")
+    text.append(result.kata, style="bold cyan")
     text.append(f" — {result.title}\n", style="bold")
-    text.append(f"file {result.file} · device {result.device} · seed {result.seed}", style="dim")
+    text.append(f"{result.file} · {result.device} · {tr('seed')} {result.seed}", style="dim")
     return text
 
 
-def report(result: CheckResult, verbose: bool = False, max_failures: int = MAX_FAILURES) -> Group:
-    parts: list[RenderableType] = [header(result), Text()]
-    if not result.cases and result.message:
-        parts.append(whole_file(result))
+def report(result: CheckResult, verbose: bool = False, after: RenderableType | None = None) -> Report:
+    """The whole report; `after` is what to do next, shown under a pass."""
+    if result.passed:
+        top = [verdict_line(result)]
+        if result.bench:
+            top.append(bench_line(result))
+        return Report(top, [], [after] if after is not None else [])
+    top: list[RenderableType] = [header(result), verdict_line(result)]
+    body: list[RenderableType] = []
+    bottom: list[RenderableType] = []
+    if not result.cases:
+        body.append(whole_file(result))
     else:
-        failures = result.failures()
-        shown = failures if verbose else failures[:max_failures]
+        groups = reasons(result.failures())
+        headline = _headline(groups)
+        if headline is not None:
+            top.append(headline)
+        shown = [case for _, cases in groups for case in cases] if verbose else [cases[0] for _, cases in groups[:MAX_PANELS]]
         for case in shown:
-            parts += [case_panel(case, result, verbose), Text()]
-        if len(failures) > len(shown):
-            parts.append(Text(f"… and {len(failures) - len(shown)} more failing case(s); -v shows them all.\n", style="dim"))
+            body.append(case_panel(case, result, verbose, with_mistake=headline is None or verbose))
+            if verbose and case.reproduce:
+                body.append(command_line(case.reproduce))
+        if not verbose:
+            body += _other_reasons(groups)
+        families = failing_families(result)
+        if families is not None:
+            body.append(families)
         if result.message:
-            parts += [Text(result.message, style=STYLE[result.status]), Text()]
-        parts.append(summary_table(result))
-    if result.output.strip() and (verbose or not result.passed):
-        parts += [Text(), Panel(Text(result.output.rstrip()[-1500:]), title="your code printed", border_style="dim")]
-    if result.bench:
-        parts.append(bench_line(result))
-    parts.append(verdict_line(result))
-    return Group(*parts)
+            body.append(Text(result.message, style=STYLE[result.status]))
+        first = next((c for c in result.failures() if c.reproduce), None)
+        if first is not None:
+            bottom += [Text(tr("Reproduce the first failure:"), style="dim"), command_line(first.reproduce)]
+    if result.output.strip():
+        body.append(printed(result.output))
+    if after is not None:
+        bottom.append(after)
+    return Report(top, body, bottom)
+
+
+def command_line(command: str) -> Text:
+    """A command on a line of its own, never wrapped: print it with soft_wrap (copy-paste runs it whole)."""
+    return Text("  " + command, style="bold", no_wrap=True, overflow="ignore")
+
+
+# ---------------------------------------------------------------- grouping failures by reason
+
+
+def reason(case: CaseResult) -> tuple:
+    """Cases failed the same way when the same kinds of problem hit the same items (or the same
+    exception was raised). Whether a known mistake was named on some of them does not split them."""
+    if case.error is not None:
+        return ("error", case.error.type)
+    return ("problems", tuple(sorted({(p.kind, p.item) for p in case.problems})))
+
+
+def reasons(failures: Iterable[CaseResult]) -> list[tuple[tuple, list[CaseResult]]]:
+    groups: dict[tuple, list[CaseResult]] = {}
+    for case in failures:
+        groups.setdefault(reason(case), []).append(case)
+    return list(groups.items())
+
+
+def _headline(groups: list[tuple[tuple, list[CaseResult]]]) -> Text | None:
+    """"This looks like: …" once, on top, when the first reason's cases name a known mistake."""
+    named = [case for case in groups[0][1] if case.mistake] if groups else []
+    return mistake_text(named[0]) if named else None
+
+
+def mistake_text(case: CaseResult) -> Text:
+    line = Text(tr("This looks like: "), style="bold magenta")
+    line.append(case.mistake or "", style="magenta")
+    if case.mistake_hint:
+        line.append("\n  → ")
+        line.append(case.mistake_hint)
+    return line
+
+
+def _names(cases: list[CaseResult]) -> str:
+    names = ", ".join(c.name for c in cases[:MAX_NAMES])
+    return names + (", …" if len(cases) > MAX_NAMES else ".")
+
+
+def _other_reasons(groups: list[tuple[tuple, list[CaseResult]]]) -> list[RenderableType]:
+    lines: list[RenderableType] = []
+    for index, (key, cases) in enumerate(groups):
+        rest = cases[1:] if index < MAX_PANELS else cases
+        if not rest:
+            continue
+        if index < MAX_PANELS:
+            lines.append(Text(plural(len(rest), "The same in {n} more case: ", "The same in {n} more cases: ")
+                              + _names(rest), style="dim"))
+        else:
+            what = key[1] if key[0] == "error" else ", ".join(item or kind for kind, item in key[1]) or "?"
+            lines.append(Text(plural(len(cases), "Also {n} case failing on {what}: ", "Also {n} cases failing on {what}: ",
+                                     what=what) + _names(cases) + " " + tr("(-v shows them)"), style="dim"))
+    return lines
+
+
+def failing_families(result: CheckResult) -> Text | None:
+    bad = [(family, n, ok) for family, n, ok in result.families() if ok < n]
+    if not bad:
+        return None
+    text = Text(tr("Failing families: "), style="bold")
+    text.append(" · ".join(f"{family} {n - ok}/{n}" for family, n, ok in bad))
+    passed = [family for family, n, ok in result.families() if ok == n]
+    if passed:
+        text.append(plural(len(passed), "  ({n} other family passed)", "  ({n} other families passed)"), style="dim")
+    return text
+
+
+# ---------------------------------------------------------------- one case
 
 
 def whole_file(result: CheckResult) -> RenderableType:
     body = Text(result.message, style=STYLE[result.status])
     if result.hint:
         body.append("\n\n" + result.hint, style="default")
-    return Panel(body, title=f"[{STYLE[result.status]}]{WORD[result.status]}", border_style=STYLE[result.status].split()[-1])
+    colour = STYLE[result.status].split()[-1]
+    return Panel(body, title=Text(word(result.status), style=STYLE[result.status]), title_align="left", border_style=colour)
 
 
-def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False) -> Panel:
+def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False, with_mistake: bool = True) -> Panel:
     from checker.render.figures import figure_for
 
     body: list[RenderableType] = [Text(case.about, style="italic")]
@@ -74,16 +191,10 @@ def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False) -> 
     rest = case.problems[len(shown):]
     if rest:
         names = ", ".join(p.item or p.kind for p in rest[:4]) + (", …" if len(rest) > 4 else "")
-        body.append(Text(f"✗ {len(rest)} more: {names} (-v shows them)", style="red"))
-    if case.mistake:
-        line = Text("This looks like: ", style="bold magenta")
-        line.append(case.mistake, style="magenta")
-        if case.mistake_hint:
-            line.append(f"\n  → {case.mistake_hint}")
-        body.append(line)
-    if case.reproduce:
-        body.append(Text.assemble(("reproduce: ", "dim"), (case.reproduce, "bold")))
-    title = f"[{STYLE[case.status]}]{WORD[case.status]}[/] {case.name}"
+        body.append(Text(tr("✗ {n} more: {names} (-v shows them)", n=len(rest), names=names), style="red"))
+    if case.mistake and with_mistake:
+        body.append(mistake_text(case))
+    title = Text.assemble((word(case.status), STYLE[case.status]), " ", case.name)
     return Panel(Group(*body), title=title, title_align="left", border_style=STYLE[case.status].split()[-1])
 
 
@@ -93,7 +204,7 @@ def inputs_table(case: CaseResult) -> Table:
     table.add_column()
     for info in case.inputs:
         if info.shape is None:
-            table.add_row(info.name, f"{info.values!r}" if info.dtype != "device" else "the run device")
+            table.add_row(info.name, tr("the run device") if info.dtype == "device" else f"{info.values!r}")
             continue
         described = f"{info.dtype} {list(info.shape)}"
         if info.values is not None and _count(info.shape) <= 16:
@@ -105,52 +216,67 @@ def inputs_table(case: CaseResult) -> Table:
 def error_text(case: CaseResult) -> Text:
     error = case.error
     text = Text()
-    if error.type == "NotImplementedError":
-        text.append("not implemented yet: ", style="bold yellow")
-        text.append(error.message or "it raises NotImplementedError")
+    if error.type == "NotImplementedError" and not error.traceback.strip():
+        text.append(tr("not implemented yet: "), style="bold yellow")
+        text.append(error.message or tr("it raises NotImplementedError"))
         return text
     text.append(f"{error.type}: ", style="bold yellow")
     text.append(error.message)
-    if error.traceback.strip():
-        text.append("\n" + error.traceback.rstrip(), style="dim")
+    trace = _without_last_line(error.traceback, f"{error.type}: {error.message}")
+    if trace.strip():
+        text.append("\n" + trace.rstrip(), style="dim")
     return text
 
 
+def _without_last_line(traceback: str, said: str) -> str:
+    """A traceback ends with the exception's own line, which the message above already shows."""
+    lines = traceback.rstrip("\n").splitlines()
+    while lines and (lines[-1].strip() == said.strip() or said.strip().endswith(lines[-1].strip()) and lines[-1].strip()):
+        lines.pop()
+    return "\n".join(lines)
+
+
 def problem_text(problem: Problem, listed: bool = True) -> Text:
-    """The problem in one sentence, then the mismatch numbers; `listed=False` leaves out the first
+    """The problem in one sentence and where it is worst; `listed=False` leaves out the first
     mismatching elements when a figure beside it shows them."""
     text = Text("✗ ", style="bold red")
     text.append(problem.message)
     m = problem.mismatch
-    if m is not None and problem.kind in ("values", "nonfinite"):
-        share = 100.0 * m.mismatched / max(m.total, 1)
-        text.append(f"\n  mismatched elements: {m.mismatched} / {m.total} ({share:.1f}%)", style="dim")
-        if m.rtol or m.atol:
-            text.append(f"\n  greatest absolute difference: {m.max_abs:.6g} at index {m.max_abs_index} (atol {m.atol:g})", style="dim")
-            text.append(f"\n  greatest relative difference: {m.max_rel:.6g} at index {m.max_rel_index} (rtol {m.rtol:g})", style="dim")
-        for index, expected, got in m.first if listed else ():
-            text.append(f"\n    at {index}: expected {_num(expected)}, got {_num(got)}")
+    if m is not None and problem.kind in ("values", "nonfinite") and (m.rtol or m.atol):
+        text.append("\n  " + tr("largest difference {diff} at {index} (rtol {rtol:g}, atol {atol:g})",
+                                diff=f"{m.max_abs:.6g}", index=m.max_abs_index, rtol=m.rtol, atol=m.atol), style="dim")
+    if m is not None and listed:
+        for index, expected, got in m.first:
+            text.append("\n    " + tr("at {index}: expected {expected}, got {got}", index=index, expected=_num(expected),
+                                      got=_num(got)))
     return text
 
 
-def summary_table(result: CheckResult) -> Table:
-    table = Table(title=None, show_edge=False, header_style="bold")
-    table.add_column("family")
-    table.add_column("cases", justify="right")
-    table.add_column("passed", justify="right")
-    for family, n, ok in result.families():
-        style = "green" if ok == n else "red"
-        table.add_row(family, str(n), f"[{style}]{ok}[/]")
-    return table
+def printed(output: str) -> Panel:
+    """The tail of what the learner's code printed, whole lines only."""
+    lines = output.rstrip("\n").splitlines()
+    cut = len(lines) > OUTPUT_LINES
+    shown = lines[-OUTPUT_LINES:]
+    if cut or output.startswith("[…"):
+        shown = [tr("… ({n} earlier lines)", n=max(len(lines) - OUTPUT_LINES, 0))] + [
+            line for line in shown if not line.startswith("[…")]
+    return Panel(Text("\n".join(shown)), title=tr("your code printed"), title_align="left", border_style="dim")
 
 
 def bench_line(result: CheckResult) -> Text:
     bench = result.bench or {}
     mine, ref = bench.get("yours_ms", 0.0), bench.get("reference_ms", 0.0)
-    text = Text("\nbench: ", style="bold")
-    text.append(f"your {result.kata}: {_ms(mine)}, reference: {_ms(ref)} on {result.device} ({bench.get('shape', '')})")
-    if ref > 0 and mine / ref >= 2:
-        text.append(f" — {mine / ref:.0f}× slower than the reference: is there a Python loop that could be a tensor op?", style="yellow")
+    text = Text(tr("bench: "), style="bold")
+    text.append(tr("your {id}: {mine}, reference: {ref} on {device} ({shape})", id=result.kata, mine=_ms(mine),
+                   ref=_ms(ref), device=result.device, shape=bench.get("shape", "")))
+    if ref > 0:
+        ratio = mine / ref
+        text.append(tr(" — {ratio}× the reference's time", ratio=f"{ratio:.2g}"), style="yellow" if ratio >= 2 else "")
+        if ratio >= 2:
+            text.append(tr(": is there a Python loop that could be a tensor op?"), style="yellow")
+    for key, label in (("peak_bytes", tr("your memory peak")), ("reference_peak_bytes", tr("the reference's"))):
+        if key in bench:
+            text.append(f"; {label} {bench[key] / 2**20:.1f} MiB")
     return text
 
 
@@ -160,18 +286,21 @@ def _ms(ms: float) -> str:
 
 def verdict_line(result: CheckResult) -> Text:
     passed = sum(c.status is Status.PASS for c in result.cases)
-    total = len(result.cases)
-    text = Text("\n")
-    text.append(f" {WORD[result.status]} ", style=f"reverse {STYLE[result.status]}")
+    total = result.planned or len(result.cases)
+    text = Text()
+    text.append(f" {word(result.status)} ", style=f"reverse {STYLE[result.status]}")
+    text.append("  ")
     if result.passed:
-        text.append(f"  all {total} cases passed in {result.seconds:.2f} s")
-    elif total:
-        text.append(f"  {passed} of {total} cases passed")
-        failing = result.failures()
-        if failing and failing[0].reproduce:
-            text.append(f" · first failure: {failing[0].reproduce}", style="dim")
+        text.append(plural(total, "{id}: the {n} case passed", "{id}: all {n} cases passed", id=result.kata))
+        text.append(tr(" in {seconds} s.", seconds=f"{result.seconds:.2f}"))
+    elif result.cases:
+        ran = len(result.cases)
+        if ran < total:
+            text.append(tr("{passed} of {total} cases passed; {ran} ran before it stopped", passed=passed, total=total, ran=ran))
+        else:
+            text.append(tr("{passed} of {total} cases passed", passed=passed, total=total))
     else:
-        text.append("  no case ran")
+        text.append(result.message.split("\n")[0].split(": ")[0] if result.message else tr("no case ran"))
     return text
 
 

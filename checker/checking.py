@@ -1,0 +1,116 @@
+"""What `kata check` does around the engine: run it, record it, write reproduce commands that
+reproduce, and say what to do next.
+
+The engine judges a file; this module knows the command line it came from (the target as the
+learner typed it, the options that were not the defaults), the history, and the catalog, so the
+reproduce command carries --kata, --timeout, --device and --memory-gb when they mattered and names
+the file relative to where the learner stands.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from checker import commands, practice
+from checker.catalog import Kata
+from checker.i18n import tr
+from checker.results import CheckResult, Status
+from checker.state import Event, Store
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MEMORY_GB = 4.0
+
+
+@dataclass(frozen=True)
+class Checked:
+    kata: Kata
+    path: Path
+    result: CheckResult
+    event: Event  # what the history keeps of it
+
+
+def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: int | None = None,
+          case: str | None = None, timeout: float = DEFAULT_TIMEOUT, memory_gb: float = DEFAULT_MEMORY_GB,
+          bench: bool = False, explicit_kata: bool = False, session: str | None = None, record: bool = True) -> Checked:
+    """Check `path` as `kata`, record it in the history (unless `record` is False: then call `record()`),
+    and point its reproduce lines at this command line."""
+    from checker.engine import Request, check as run_check
+    from checker.worker import Limits, MiB
+
+    limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
+    result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench))
+    if case is None or explicit_kata:
+        commands.remember(store, kata, path)
+    command = reproducer(kata, path, store, device=device, timeout=timeout, memory_gb=memory_gb)
+    cases = tuple(replace(c, reproduce=command(result.seed, c.name)) if c.status is not Status.PASS else c
+                  for c in result.cases)
+    result = replace(result, cases=cases, file=_rel(path))
+    detail = f"seed {result.seed}" + (f"; watch {session}" if session else "")
+    event = Event(kata.id, "check" if case is None else "replay", time.time(), verdict=result.status.value,
+                  passed=sum(c.status is Status.PASS for c in result.cases), total=len(result.cases),
+                  seconds=result.seconds, detail=detail, file=str(path.resolve()))
+    checked = Checked(kata, path, result, event)
+    if record:
+        store.record(event)
+    return checked
+
+
+def record(store: Store, checked: Checked) -> None:
+    store.record(checked.event)
+
+
+def reproducer(kata: Kata, path: Path, store: Store, *, device: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+               memory_gb: float = DEFAULT_MEMORY_GB):
+    """A function (seed, case) -> the command that checks that one case again, from here."""
+    declared = commands._declared(path)
+    mine = commands.file_of(kata, store)
+    if declared == kata.id and mine is not None and mine.resolve() == path.resolve():
+        target = kata.id  # the id finds this file from anywhere
+    else:
+        target = shlex.quote(_rel(path)) + ("" if declared == kata.id else f" --kata {kata.id}")
+    options = ""
+    if device != "auto":
+        options += f" --device {device}"
+    if timeout != DEFAULT_TIMEOUT:
+        options += f" --timeout {timeout:g}"
+    if memory_gb != DEFAULT_MEMORY_GB:
+        options += f" --memory-gb {memory_gb:g}"
+    return lambda seed, case: f"kata check {target} --seed {seed} --case {case}{options}"
+
+
+def _rel(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def after_pass(kata: Kata, store: Store) -> RenderableType:
+    """What to do once a kata passes: a follow-up question to think about, and the next kata."""
+    from checker.views import say
+
+    parts: list[RenderableType] = []
+    questions = kata.text().followups
+    if questions:
+        asked = sum(e.kind == "followup" for e in store.events(kata.id))
+        question = questions[asked % len(questions)].question
+        parts.append(Text(tr("An interviewer would now ask: "), style="bold") + Text(question))
+        parts.append(say(tr("Think it through, then `kata followup {id}` (all {n} questions; `--answers` for model "
+                            "answers).", id=kata.id, n=len(questions)), "dim"))
+    ranked = [s for s in practice.suggest(store.events()) if s.kata.id != kata.id]
+    if ranked:
+        parts.append(say(tr("Next: `kata start {id}` — {why}.", id=ranked[0].kata.id, why=ranked[0].why)))
+    return Group(*parts)
+
+
+def report_for(checked: Checked, store: Store, verbose: bool = False) -> RenderableType:
+    from checker.render import report
+
+    after = after_pass(checked.kata, store) if checked.result.passed else None
+    return report(checked.result, verbose=verbose, after=after).group()

@@ -1,0 +1,254 @@
+"""What the light commands show: the overview, the list, stats, hints, the reference, follow-ups.
+
+Data in (katas, progress, text), rich renderables out; nothing here writes history or files.
+Import-light: rich, no torch. Every view works at 60, 80 and 200 columns and in a pipe; content
+(hints, titles, code, questions) is printed as plain Text, never parsed as markup.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import tokenize
+
+from rich import box
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from checker import catalog, practice
+from checker.catalog import Kata
+from checker.i18n import tr
+from checker.state import Event
+
+STATUS_STYLE = {"new": "dim", "attempted": "yellow", "revealed": "magenta", "passed": "green", "mastered": "bold green"}
+CODE = "bold cyan"
+
+
+def styled(message: str) -> Text:
+    """A translated message whose `backtick spans` (commands, code) are shown bold, without the backticks.
+
+    Values were filled in before this is called; they are literal text whatever they contain.
+    """
+    text = Text()
+    for i, piece in enumerate(message.split("`")):
+        text.append(piece, style=CODE if i % 2 else "")
+    return text
+
+
+def say(message: str, style: str = "") -> Text:
+    text = styled(message)
+    if style:
+        text.stylize(style)
+    return text
+
+
+# ---------------------------------------------------------------- `kata` alone
+
+
+def overview(events: list[Event], current: Kata | None, current_file: str | None) -> RenderableType:
+    """Where the learner stands: the current kata, progress, and the one command to run next."""
+    parts: list[RenderableType] = [Text("kata", style="bold") + Text(" — " + tr("practise the code ML interviews ask you "
+                                                                               "to write from memory"))]
+    o = practice.overview(events)
+    parts.append(Text(tr("{passed} of {total} katas passed, {mastered} mastered.", passed=o.passed, total=o.total,
+                         mastered=o.mastered)))
+    if current is not None:
+        p = practice.progress(current.id, events)
+        parts.append(styled(tr("Current: `{id}` — {title} ({status}), in {file}.", id=current.id, title=current.title,
+                               status=practice.status_word(p.status), file=current_file or current.filename)))
+        if p.status in ("passed", "mastered") and p.opened_at is None:
+            first = practice.suggest(events)[0]
+            parts.append(styled(tr("Next: `kata start {id}` — {why}.", id=first.kata.id, why=first.why)))
+        else:
+            parts.append(styled(tr("Next: `kata check` (or `kata watch` to re-check on every save); stuck? `kata hint`.")))
+    elif not events:
+        parts.append(styled(tr("New here? `kata demo gae` shows a report, then `kata start gae` gives you a file to "
+                               "write.")))
+    else:
+        first = practice.suggest(events)[0]
+        parts.append(styled(tr("Next: `kata start {id}` — {why}.", id=first.kata.id, why=first.why)))
+    parts.append(say(tr("`kata list` shows every kata; `kata --help` every command."), "dim"))
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------- list
+
+
+def kata_list(events: list[Event], width: int, current: Kata | None, topic: str | None = None) -> RenderableType:
+    """Every kata with its status. The id and the status are never cut; other columns go as width shrinks."""
+    table = practice.progress_all(events)
+    katas = [k for k in catalog.KATAS if topic is None or k.topic == topic]
+    columns = ["id", "status", "title", "topic", "level", "best", "last"]
+    heads = {"id": tr("id"), "status": tr("status"), "title": tr("title"), "topic": tr("topic"), "level": tr("level"),
+             "best": tr("best"), "last": tr("last practised")}
+    rows = []
+    for kata in katas:
+        p = table[kata.id]
+        mark = "▶ " if current is not None and kata.id == current.id else "  "
+        rows.append({"id": mark + kata.id, "status": Text(practice.status_word(p.status), style=STATUS_STYLE[p.status]),
+                     "title": kata.title, "topic": practice.topic_name(kata.topic),
+                     "level": practice.difficulty_word(kata.difficulty), "best": practice.duration(p.best_seconds),
+                     "last": practice.ago(p.last_at)})
+    keep = _fit(columns, rows, heads, width)
+    out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
+    for name in keep:
+        out.add_column(heads[name], no_wrap=name != "title", overflow="fold" if name == "title" else "ellipsis")
+    for row in rows:
+        out.add_row(*(row[name] for name in keep))
+    o = practice.overview(events)
+    foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
+                style="bold")
+    foot.append(" " + practice.legend(), style="dim")
+    return Group(out, foot)
+
+
+def _fit(columns: list[str], rows: list[dict], heads: dict[str, str], width: int) -> list[str]:
+    """The columns that fit in `width`, dropping the least needed first (id and status always stay)."""
+    from rich.cells import cell_len
+
+    def need(name: str) -> int:
+        cells = [cell_len(str(row[name])) for row in rows] + [cell_len(heads[name])]
+        return min(max(cells), 48) if name == "title" else max(cells)
+
+    keep = list(columns)
+    for drop in ("title", "last", "best", "topic", "level"):
+        if sum(need(c) for c in keep) + 2 * (len(keep) - 1) <= width:
+            break
+        keep.remove(drop)
+    return keep
+
+
+# ---------------------------------------------------------------- stats
+
+
+def stats(events: list[Event], now: float | None = None) -> RenderableType:
+    table = Table(header_style="bold", title=tr("progress by topic"), title_justify="left", box=box.SIMPLE_HEAD)
+    for column in (tr("topic"), tr("katas"), tr("passed"), tr("mastered"), tr("revealed"), tr("checks")):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.columns[0].justify = "left"
+    for row in practice.topic_stats(events):
+        colour = "green" if row.passed == row.katas else ("yellow" if row.passed else "dim")
+        table.add_row(practice.topic_name(row.topic), str(row.katas), Text(str(row.passed), style=colour),
+                      str(row.mastered), str(row.revealed), str(row.checks))
+    days = practice.streak(events, now)
+    parts: list[RenderableType] = [table, Text(practice.legend(), style="dim"),
+                                   Text(tr("streak: {n} day(s) in a row with a check", n=days))]
+    interviews = [e for e in events if e.kind == "interview" and e.verdict is not None]
+    if interviews:
+        passed = [e for e in interviews if e.verdict == "pass"]
+        line = tr("interviews: {passed} passed, {timeout} out of time, {quit} stopped", passed=len(passed),
+                  timeout=sum(e.verdict == "timeout" for e in interviews), quit=sum(e.verdict == "quit" for e in interviews))
+        if passed:
+            best = min(passed, key=lambda e: e.seconds or 0)
+            line += tr("; fastest: {id} in {time}", id=best.kata, time=practice.duration(best.seconds))
+        parts.append(Text(line))
+    worst = practice.failing_most(events)
+    if worst:
+        parts.append(Text(tr("fail most (full checks; a watch session counts once):"), style="bold"))
+        for p in worst:
+            line = tr("  {id}: {fails} of {checks} checks failed", id=p.kata, fails=p.fails, checks=p.checks)
+            if p.status in ("passed", "mastered"):
+                line += tr(" (passed since)")
+            parts.append(Text(line))
+    else:
+        parts.append(Text(tr("no failing checks yet"), style="dim"))
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------- hints, follow-ups
+
+
+def hint(kata: Kata, number: int, text: str) -> Text:
+    line = Text(tr("Hint {n}/{total} for {id}: ", n=number, total=len(kata.hints), id=kata.id), style="bold")
+    line.append(text)  # content: literal, whatever brackets it holds
+    return line
+
+
+def followups(kata: Kata, answers: bool) -> RenderableType:
+    text = kata.text()
+    parts: list[RenderableType] = [Text(tr("Follow-up questions on {id} — what an interviewer asks once your code "
+                                           "passes:", id=kata.id), style="bold")]
+    for n, item in enumerate(text.followups, 1):
+        parts.append(Text(f"{n}. ", style="bold") + Text(item.question))
+        if answers:
+            parts.append(Text(item.answer.strip(), style="italic") + Text("\n"))
+    if not answers:
+        parts.append(say(tr("Think them through, then `kata followup {id} --answers` shows model answers.", id=kata.id),
+                         "dim"))
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------- the reference
+
+
+class CodeView:
+    """Code with line numbers; a line longer than the screen continues on the next row behind a `┆`
+    gutter, so nothing is ever cut and a continuation is never mistaken for a new line."""
+
+    def __init__(self, source: str):
+        self.lines = source.rstrip("\n").splitlines()
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.cells import cell_len
+
+        width = len(str(len(self.lines)))
+        room = max(options.max_width - width - 3, 10)
+        for n, line in enumerate(self.lines, 1):
+            pieces = [""]
+            for ch in line:
+                if cell_len(pieces[-1] + ch) > room:
+                    pieces.append("")
+                pieces[-1] += ch
+            for k, piece in enumerate(pieces):
+                gutter = f"{n:>{width}} │ " if k == 0 else " " * width + " ┆ "
+                yield Text(gutter, style="dim") + Text(piece)
+
+
+def code_lines(source: str) -> CodeView:
+    return CodeView(source)
+
+
+def without_docs(source: str) -> list[str]:
+    """The code's lines without its docstrings, comments and blank lines: what a diff should compare."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return [line.rstrip() for line in source.splitlines() if line.strip() and not line.strip().startswith("#")]
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+                getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str):
+            skip.update(range(body[0].lineno, body[0].end_lineno + 1))
+    comments: dict[int, int] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT:
+                comments[token.start[0]] = token.start[1]
+    except (tokenize.TokenError, IndentationError):
+        pass
+    out = []
+    for n, line in enumerate(source.splitlines(), 1):
+        if n in skip:
+            continue
+        if n in comments:
+            line = line[:comments[n]]
+        if line.strip():
+            out.append(line.rstrip())
+    return out
+
+
+def unified_diff(mine: str, reference: str, left: str, right: str) -> Text:
+    """A unified diff of the code (docstrings and comments left out), `-` yours, `+` the reference."""
+    lines = list(difflib.unified_diff(without_docs(mine), without_docs(reference), fromfile=left, tofile=right,
+                                      lineterm="", n=2))
+    out = Text(no_wrap=False, overflow="fold")
+    if not lines:
+        out.append(tr("No difference in the code (docstrings and comments aside)."))
+        return out
+    for line in lines:
+        style = "bold" if line.startswith(("---", "+++")) else "cyan" if line.startswith("@@") else (
+            "red" if line.startswith("-") else "green" if line.startswith("+") else "")
+        out.append(line + "\n", style=style)
+    return out
