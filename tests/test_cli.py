@@ -52,9 +52,9 @@ def test_start_writes_the_stub_and_never_overwrites(workdir):
     stub = workdir / "gae.py"
     assert stub.read_text().startswith("# kata: gae\n")
     stub.write_text(stub.read_text() + "\n# my work\n")
-    again = kata("start", "gae", cwd=workdir)
-    assert again.returncode == 2 and "already exists" in again.stderr
-    assert "# my work" in stub.read_text()
+    again = kata("start", "gae", cwd=workdir)  # the learner's file is resumed, never overwritten
+    assert again.returncode == 0 and "resuming it" in again.stdout, again.stdout + again.stderr
+    assert "# my work" in stub.read_text() and not (workdir / "gae.py.bak-1").exists()
     forced = kata("start", "gae", "--force", cwd=workdir)
     assert forced.returncode == 0, forced.stderr
     assert "# my work" in (workdir / "gae.py.bak-1").read_text()
@@ -105,8 +105,8 @@ def test_a_failing_case_prints_the_command_that_reproduces_it(workdir):
     (workdir / "gae.py").write_text("# kata: gae\n" + source)
     result = kata("check", "gae", "--seed", "42", cwd=workdir)
     assert result.returncode == 1
-    line = next(l for l in result.stdout.splitlines() if "reproduce:" in l)
-    command = line.split("reproduce:")[1].strip(" │").split()
+    lines = result.stdout.splitlines()
+    command = lines[lines.index("Reproduce the first failure:") + 1].split()
     assert command[:5] == ["kata", "check", "gae", "--seed", "42"] and command[5] == "--case"
     only = kata(*command[1:], "--json", cwd=workdir)
     data = json.loads(only.stdout)
