@@ -169,7 +169,7 @@ def make_app() -> typer.Typer:
             sys.stdout.write(json.dumps(outcome.result.to_dict(), ensure_ascii=False) + "\n")
         else:
             out = Console(highlight=False, no_color=no_color or None)
-            out.print(checking.report_for(outcome, store, verbose=verbose))
+            out.print(checking.report_for(outcome, store, verbose=verbose), crop=False)  # commands stay whole
             if bench and outcome.result.bench is None:
                 _say(tr("bench: runs only once every case passes.") if not outcome.result.passed
                      else tr("bench: {id} has no benchmark input.", id=resolved.kata.id), "dim", to=out)
