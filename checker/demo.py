@@ -25,6 +25,7 @@ from rich.text import Text
 from checker import catalog
 from checker.catalog import Kata
 from checker.errors import KataError
+from checker.i18n import tr
 
 OWN_PACKAGES = ("checker", "reference")  # their imports are inlined: a learner's file may not import them
 
@@ -65,11 +66,11 @@ def choose(name: str | None, label: str | None, rng: random.Random) -> tuple[Kat
         kata = catalog.get(name)
         mistakes = mistakes_of(kata)
         if not mistakes:
-            raise KataError(f"{kata.id} declares no known mistakes yet; try 'kata demo gae'.")
+            raise KataError(tr("{id} declares no known mistakes yet; try `kata demo gae`.", id=kata.id))
     else:
         ready = [k for k in catalog.KATAS if k.reference_path.exists() and mistakes_of(k)]
         if not ready:
-            raise KataError("No kata declares known mistakes yet.")
+            raise KataError(tr("No kata declares known mistakes yet."))
         kata = rng.choice(ready)
         mistakes = mistakes_of(kata)
     if label is not None:
@@ -78,7 +79,7 @@ def choose(name: str | None, label: str | None, rng: random.Random) -> tuple[Kat
         return kata, mistake
     candidates = writable(kata, mistakes)
     if not candidates:
-        raise KataError(f"None of {kata.id}'s known mistakes can be written out as a file.")
+        raise KataError(tr("None of {id}'s known mistakes can be written out as a file.", id=kata.id))
     return kata, rng.choice(candidates)
 
 
@@ -92,8 +93,11 @@ def find_mistake(kata: Kata, mistakes: tuple[Any, ...], label: str) -> Any:
     if exact or len(partial) == 1:
         return (exact or partial)[0]
     listing = "\n".join(f"  {n}. {label_of(kata, m)}" for n, m in enumerate(mistakes, 1))
-    why = "matches several" if partial else "matches none"
-    raise KataError(f"'{label}' {why} of {kata.id}'s known mistakes; give a number or a label:\n{listing}")
+    if partial:
+        raise KataError(tr("'{label}' matches several of {id}'s known mistakes; give a number or a label:\n{listing}",
+                           label=label, id=kata.id, listing=listing))
+    raise KataError(tr("'{label}' matches none of {id}'s known mistakes; give a number or a label:\n{listing}",
+                       label=label, id=kata.id, listing=listing))
 
 
 # ---------------------------------------------------------------- the variant as a file
@@ -301,36 +305,35 @@ def run(console: Console, name: str | None = None, label: str | None = None, see
         device: str = "auto", rng: random.Random | None = None) -> int:
     """Check a known mistake, then the reference; print both. Returns the exit code (0)."""
     from checker.engine import Request, check
-    from checker.render import header, report, verdict_line
+    from checker.render import report, verdict_line
+    from checker.views import say
 
     rng = rng or random.Random()
     kata, mistake = choose(name, label, rng)
     seed = seed if seed is not None else rng.randrange(1, 100_000)
     number = next(n for n, m in enumerate(mistakes_of(kata), 1) if m is mistake)
     replay = f"kata demo {kata.id} --mistake {number} --seed {seed}"
-    console.print(Text.assemble(("kata demo", "bold"), f" — {kata.title} ({kata.id}).\n",
-                                "A solution with one known mistake, checked exactly as your file would be:"))
+    console.print(Text("kata demo", style="bold") + Text(" — " + tr("{title} ({id}).", title=kata.title, id=kata.id)))
+    console.print(Text(tr("A solution with one known mistake, checked exactly as your file would be:")))
     console.print()
     with tempfile.TemporaryDirectory(prefix="kata-demo-") as tmp:
         path = Path(tmp) / kata.filename
         path.write_text(variant_source(kata, mistake), encoding="utf-8")
         wrong = check(Request(kata, path, device=device, seed=seed))
-    wrong = replace(wrong, file=f"{kata.filename} (a known wrong variant)",
+    wrong = replace(wrong, file=tr("{file} (a known wrong variant)", file=kata.filename),
                     cases=tuple(replace(c, reproduce="") for c in wrong.cases))
     console.print(report(wrong))
     named = any(c.mistake == label_of(kata, mistake) for c in wrong.cases)
-    line = Text("\nThe planted mistake: ", style="bold")
+    line = Text("\n" + tr("The planted mistake: "), style="bold")
     line.append(label_of(kata, mistake), style="magenta")
-    line.append(" — the report named it." if named else " — the report shows where the output goes wrong.")
+    line.append(tr(" — the report named it.") if named else tr(" — the report shows where the output goes wrong."))
     console.print(line)
     console.print()
-    console.print(Text("The reference solution, checked the same way:", style="bold"))
+    console.print(Text(tr("The reference solution, checked the same way:"), style="bold"))
     right = check(Request(kata, kata.reference_path, device=device, seed=seed))
-    right = replace(right, file=f"the reference {kata.filename}")
-    console.print(header(right))
     console.print(verdict_line(right))
     console.print()
-    console.print(Text.assemble("Your turn: ", (f"kata start {kata.id}", "bold cyan"),
-                                f", write {kata.entry}, then ", (f"kata check {kata.id}", "bold cyan"), "."))
-    console.print(Text(f"Replay this demo: {replay}", style="dim"))
+    console.print(say(tr("Your turn: `kata start {id}`, write {entry}, then `kata check {id}`.", id=kata.id,
+                         entry=kata.entry)))
+    console.print(say(tr("Replay this demo: `{command}`", command=replay), "dim"))
     return 0
