@@ -69,9 +69,19 @@ def main() -> None:
     torch_floor = wall([PY, "-c", "import torch"], work, env, args.runs)
     print(f"floors: import typer, rich = {typer_floor:.3f} s · import torch = {torch_floor:.3f} s (median of {args.runs})")
 
-    light = [("kata --help", ["--help"]), ("kata list", ["list"]), ("kata start", ["start", "gae", "--force", "--dir", str(work / "s")]),
-             ("kata hint", ["hint", "gae"]), ("kata reveal", ["reveal", "gae", "--yes"])]
+    light = [("kata", []), ("kata --help", ["--help"]), ("kata list", ["list"]),
+             ("kata start", ["start", "gae", "--force", "--dir", str(work / "s")]),
+             ("kata hint", ["hint", "gae"]), ("kata reveal", ["reveal", "gae", "--yes"]),
+             ("kata followup", ["followup", "gae"]), ("kata list --lang zh", ["list", "--lang", "zh"])]
     print_table("light commands vs import typer, rich", [row(n, wall([*KATA, *a], work, env, args.runs), typer_floor, 1.5) for n, a in light],
+                ("command", "median", "ratio", "target", ""))
+    typos = [("kata check casual-mask", ["check", "casual-mask"]), ("kata check nothere.py", ["check", "nothere.py"]),
+             ("kata check gae --case nope", ["check", "gae", "--case", "nope"]),
+             ("kata check gae --seed -1", ["check", "gae", "--seed", "-1"]),
+             ("kata check gae --device cuda", ["check", "gae", "--device", "cuda"]),
+             ("kata watch foo", ["watch", "foo"]), ("kata demo nope", ["demo", "nope"])]
+    print_table("usage errors (found before torch loads) vs import typer, rich",
+                [row(n, wall([*KATA, *a], work, env, args.runs), typer_floor, 1.5) for n, a in typos],
                 ("command", "median", "ratio", "target", ""))
 
     rows, per_kata = [], []
