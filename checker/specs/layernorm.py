@@ -50,7 +50,9 @@ def _random(g: torch.Generator) -> Inputs:
     dtype = pick(g, [torch.float32, torch.float32, torch.float64])
     eps = pick(g, [None, None, 1e-6, 1e-3, 1e-2, 0.1])
     scale = pick(g, [1.0, 1.0, 0.1, 0.03, 10.0])
-    offset = pick(g, [0.0, 0.0, round(uniform(g, -5, 5), 2)])
+    # an offset of a few spreads: float32 answers then agree to (1e-4, 1e-5) whatever their order of
+    # operations (large_offset checks a mean far larger than the spread, with its own tolerance)
+    offset = pick(g, [0.0, 0.0, round(uniform(g, -3, 3), 2) * scale])
     return _case(*shape, dtype=dtype, eps=eps, scale=scale, offset=offset)(g)
 
 
