@@ -3,6 +3,7 @@ cases that are what they say, a fresh module's parameters and buffers judged in 
 step sequences named step by step, and known mistakes that the checker rejects and names."""
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import math
@@ -12,7 +13,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, codec
+from checker import catalog, codec, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
 from checker.results import Status
@@ -473,3 +474,77 @@ def test_history_is_caught_by_the_generic_comparison_too():
     (expected,) = _expected("batchnorm", case.seed, case.name)
     problems = compare_outcome(kata, spec, case, expected, got)
     assert [p.item for p in problems] == [_norm.HISTORY]
+
+
+# ---------------------------------------------------------------- banned calls
+
+
+NORM_BANNED = catalog.get("layernorm").all_banned
+
+
+@pytest.mark.parametrize("source", [
+    "import torch\ntorch.nn.LayerNorm(4)",
+    "import torch.nn as nn\nnn.RMSNorm(4)",
+    "from torch import nn\nnn.BatchNorm1d(4)",
+    "from torch.nn import LayerNorm as LN",
+    "from torch.nn import functional as F\ny = F.layer_norm(x, (4,))",
+    "import torch.nn.functional as F\ny = F.rms_norm(x, (4,))",
+    "import torch.nn.functional\ny = torch.nn.functional.batch_norm(x, m, v)",
+    "import torch as t\nt.nn.functional.group_norm(x, 2)",
+    "import torch.nn.functional as F\nF.instance_norm(x)",
+    "import torch\ntorch.nn.modules.normalization.LayerNorm(4)",
+    "from torch.nn.modules.normalization import RMSNorm",
+    "from torch.nn.modules import normalization",
+    "from torch.nn.modules import LayerNorm",
+    "from torch.nn.modules.batchnorm import BatchNorm1d",
+    "import torch.nn.modules.batchnorm as bn",
+    "import torch\ntorch.nn.modules.instancenorm.InstanceNorm1d(4)",
+    "import torch\ntorch.nn.GroupNorm(2, 4)",
+    "import torch\ntorch.nn.SyncBatchNorm(4)",
+    "import torch\ntorch.nn.LazyBatchNorm1d()",
+    "import torch\ntorch.nn.LazyInstanceNorm2d()",
+    "import torch\ntorch.nn.BatchNorm3d(4)",
+    "import torch\ntorch.layer_norm(x, [4])",
+    "from torch import layer_norm",
+    "import torch\ntorch.rms_norm(x, [4])",
+    "import torch\ntorch.batch_norm(x, w, b, m, v, True, 0.1, 1e-5, False)",
+    "import torch\ntorch.group_norm(x, 2)",
+    "import torch\ntorch.instance_norm",
+    "import torch\ntorch.native_layer_norm(x, [4], None, None, 1e-5)",
+    "import torch\ntorch.native_batch_norm",
+    "import torch\ntorch.native_group_norm",
+    "import torch\ntorch._native_batch_norm_legit(x)",
+    "import torch\ntorch._native_batch_norm_legit_no_training(x)",
+    "import torch\ntorch._fused_rms_norm(x, [4], None, 1e-6)",
+    "import torch\ntorch.batch_norm_update_stats(x, m, v, 0.1)",
+    "import torch\ntorch.ops.aten.native_layer_norm(x, [4], None, None, 1e-5)",
+    "import torch\ntorch.ops.aten.layer_norm.default",
+    "from torch.ops import aten\naten.native_layer_norm",
+    "import torch\nop = torch.ops.aten",
+    "import torch\ntorch._VF.layer_norm",
+    "import torch\ntorch._C._VariableFunctions.native_layer_norm",
+    "import torch\ntorch._decomp.decompositions.native_layer_norm",
+    "import torch\ntorch._refs.nn.functional.layer_norm",
+])
+def test_every_normalisation_one_liner_is_banned(source):
+    assert static.banned_uses(ast.parse(source), NORM_BANNED), source
+
+
+@pytest.mark.parametrize("source", [
+    "import torch\nimport torch.nn.functional as F\ny = F.normalize(x, dim=-1)",
+    "import torch\nn = torch.linalg.vector_norm(x, dim=-1)",
+    "import torch\nvar, mean = torch.var_mean(x, -1, correction=0)",
+    "import torch\ny = x.rsqrt() * x.var(-1, unbiased=False) + x.std(-1) + x.mean(-1)",
+    "import torch\nbuf.lerp_(mean, 0.1)",
+    "import torch.nn as nn\nclass LayerNorm(nn.Module):\n    pass",
+    "import torch.nn as nn\nclass BatchNorm1d(nn.Module):\n    def forward(self, x):\n        return self.batch_norm(x)",
+    "import torch\nw = torch.nn.Parameter(torch.ones(3))",
+    "import torch\nn = torch.norm(x)",
+])
+def test_what_the_normalisation_katas_allow(source):
+    assert not static.banned_uses(ast.parse(source), NORM_BANNED), source
+
+
+@pytest.mark.parametrize("kata_id", KATAS)
+def test_every_norm_kata_bans_the_whole_list(kata_id):
+    assert set(catalog.BANNED_GROUPS["norm"]) <= set(catalog.get(kata_id).banned)
