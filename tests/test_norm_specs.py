@@ -182,6 +182,42 @@ def test_the_reference_matches_none_of_its_mistakes_on_random_cases(kata_id):
         assert failing >= math.ceil(0.1 * len(cases)), f"{kata_id}: '{mistake.key}' fails only {failing} random cases"
 
 
+def _named(kata_id, case, fn):
+    """What the report would say `fn` looks like on this case: as checker/mistakes.py decides, the first
+    declared mistake that is wrong on the case and whose output matches fn's."""
+    kata, spec = catalog.get(kata_id), _spec(kata_id)
+    got = _roundtrip(spec.call(kata, fn, _fresh(case.inputs), CPU))
+    expected = _expected(kata_id, case.seed, case.name)
+    for mistake in spec.MISTAKES:
+        try:
+            variant = _roundtrip(spec.call(kata, mistake.fn, _fresh(case.inputs), CPU))
+        except Exception:  # noqa: BLE001 — a variant that raises names nothing
+            continue
+        if any(not compare_outcome(kata, spec, case, e, variant) for e in expected):
+            continue
+        if not compare_outcome(kata, spec, case, variant, got):
+            return mistake.key
+    return None
+
+
+# A mistake that contains another one is named as the other on cases where its own part does not show.
+SHADOWED = {("layernorm", "std_plus_eps"): "unbiased_variance"}  # eps outside the root shows only where var ~ eps
+
+
+@pytest.mark.parametrize("kata_id,key", [(k, m.key) for k in KATAS for m in _spec(k).MISTAKES], ids=lambda v: str(v))
+def test_every_known_mistake_is_named_on_its_first_failures(kata_id, key):
+    """The engine names mistakes on the first four failing cases: each must be named there as itself."""
+    mistake = next(m for m in _spec(kata_id).MISTAKES if m.key == key)
+    failing = [c for c in _cases(kata_id) if _judge(kata_id, c, mistake.fn)]
+    first = {_named(kata_id, c, mistake.fn) for c in failing[:4]}
+    if (kata_id, key) in SHADOWED:
+        assert first == {SHADOWED[kata_id, key]}
+        custom = _family(kata_id, "custom_eps")[0]
+        assert _named(kata_id, custom, mistake.fn) == key
+    else:
+        assert first == {key}, first
+
+
 @pytest.mark.parametrize("kata_id,key,case_name", [
     ("layernorm", "naive_variance", "large_offset"),
     ("layernorm", "half_statistics", "float16_large"),
@@ -222,16 +258,46 @@ def test_native_half_fails_the_half_cases_on_every_seed(kata_id, key, family):
     assert torch.isinf(x.pow(2)).any() and x.abs().max() < 65504
 
 
-@pytest.mark.parametrize("kata_id,file,label", [
-    ("layernorm", "wrong_unbiased_var.py", "unbiased variance (÷ (D - 1))"),
-    ("rmsnorm", "wrong_hf_llama_float32.py", "everything cast to float32, float64 input too (Hugging Face's LlamaRMSNorm)"),
-    ("batchnorm", "wrong_keras_momentum.py", "momentum reversed (Keras' convention)"),
-    ("batchnorm", "wrong_update_with_graph.py", "running statistics updated inside autograd"),
-])
-def test_a_failing_file_is_told_which_mistake_it_looks_like(kata_id, file, label):
-    result = run_check(CORPUS / kata_id / file, kata_id)
+CORPUS_MISTAKES = {
+    "layernorm": {"wrong_unbiased_var": "unbiased_variance", "wrong_eps_outside_root": "eps_outside_root",
+                  "wrong_annotated_transformer": "unbiased_variance", "wrong_naive_variance": "naive_variance",
+                  "wrong_batch_dim": "stats_over_first_dim", "wrong_global_mean": "stats_over_all_elements",
+                  "wrong_eps_hardcoded": "eps_ignored", "wrong_native_half": "half_statistics",
+                  "wrong_detached_stats": "statistics_detached"},
+    "rmsnorm": {"wrong_mean_subtracted": "mean_subtracted", "wrong_eps_outside_root": "eps_outside_root",
+                "wrong_sum_of_squares": "sum_not_mean", "wrong_f_normalize": "sum_not_mean",
+                "wrong_native_float16": "half_squares_overflow", "wrong_hf_llama_float32": "always_float32",
+                "wrong_gemma_one_plus": "one_plus_weight", "wrong_no_weight": "weight_ignored",
+                "wrong_eps_ignored": "eps_ignored"},
+    "batchnorm": {"wrong_biased_running_var": "running_var_biased", "wrong_keras_momentum": "momentum_reversed",
+                  "wrong_no_training_branch": "batch_stats_in_eval", "wrong_no_update": "buffers_not_updated",
+                  "wrong_update_with_graph": "buffers_with_history", "wrong_unbiased_normalise": "normalised_with_unbiased_var",
+                  "wrong_bessel_n_is_batch": "bessel_uses_batch_size", "wrong_dim0_only": "stats_over_batch_only",
+                  "wrong_eps_outside_root": "eps_outside_root", "wrong_detached_stats": "statistics_detached",
+                  "wrong_running_in_train": "running_stats_in_train"},
+}
+
+
+@pytest.mark.parametrize("kata_id,file,key", [(k, f, m) for k, files in CORPUS_MISTAKES.items() for f, m in files.items()],
+                         ids=lambda v: str(v))
+def test_a_failing_file_is_told_which_mistake_it_looks_like(kata_id, file, key):
+    """Through the real engine: a learner's file written with the mistake is named as it."""
+    label = catalog.get(kata_id).text("en").mistakes[key].label
+    result = run_check(CORPUS / kata_id / f"{file}.py", kata_id)
     assert result.status is Status.FAIL
-    assert any(c.mistake == label for c in result.failures()), [(c.name, c.mistake) for c in result.failures()][:5]
+    named = [c.mistake for c in result.failures() if c.mistake]
+    assert named and named[0] == label, [(c.name, c.mistake) for c in result.failures()][:5]
+
+
+def test_files_that_break_the_contract_are_told_how():
+    result = run_check(CORPUS / "batchnorm" / "wrong_buffers_as_parameters.py", "batchnorm")
+    (init,) = result.failures()
+    assert init.name == "init" and init.problems[0].message.startswith("running_mean is an nn.Parameter")
+    result = run_check(CORPUS / "rmsnorm" / "wrong_with_bias.py", "rmsnorm")
+    assert result.status is Status.ERROR
+    assert result.failures()[0].problems[0].message == "bias is not part of the contract: the state_dict holds exactly weight"
+    result = run_check(CORPUS / "layernorm" / "wrong_functional_alias.py", "layernorm")
+    assert result.status is Status.FAIL and "torch.nn.functional.layer_norm, which this kata bans" in result.message
 
 
 # ---------------------------------------------------------------- edge cases are what they say
