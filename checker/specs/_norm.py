@@ -17,6 +17,7 @@ What the family needs beyond the default protocol, built once:
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import Any
 
@@ -195,8 +196,6 @@ def tolerance_for(case: Any, item: str, dtype: torch.dtype, expected: torch.Tens
 def compare(kata: Any, case: Any, expected: list[Outcome], got: Outcome) -> list[Problem]:
     """The registered tensors of a fresh module and the autograd history of buffers, said in words;
     then the generic comparison of everything else."""
-    import sys
-
     spec = sys.modules[kata.spec_module]
     rules = _structure_problems(expected[0].extras.get(STRUCTURE), got.extras.get(STRUCTURE))
     rules += _history_problems(got.extras.get(HISTORY))
