@@ -64,6 +64,11 @@ BANNED_GROUPS: dict[str, tuple[str, ...]] = {
         "torch.native_layer_norm", "torch.native_batch_norm", "torch.native_group_norm",
         "torch._native_batch_norm_legit", "torch._native_batch_norm_legit_no_training",
         "torch._native_batch_norm_legit_functional", "torch.ops.aten",
+        # torch's other public and private entry points to the same kernels (torch 2.13)
+        "torch._fused_rms_norm", "torch._batch_norm_impl_index", "torch.batch_norm_stats", "torch.batch_norm_elemt",
+        "torch.batch_norm_update_stats", "torch.batch_norm_gather_stats", "torch.batch_norm_gather_stats_with_counts",
+        "torch.cudnn_batch_norm", "torch.miopen_batch_norm", "torch.quantized_batch_norm", "torch._VF",
+        "torch._C._VariableFunctions", "torch._decomp", "torch._refs",
     ),
 }
 

@@ -1,0 +1,16 @@
+# kata: layernorm
+# why: ignores the eps argument and always uses 1e-5
+import torch
+import torch.nn as nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, normalized_shape: int, eps: float = 1e-5):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(normalized_shape))
+        self.bias = nn.Parameter(torch.zeros(normalized_shape))
+
+    def forward(self, x):
+        h = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        var, mean = torch.var_mean(h, -1, keepdim=True, correction=0)
+        return ((h - mean) * torch.rsqrt(var + 1e-5) * self.weight + self.bias).to(x.dtype)

@@ -1,0 +1,17 @@
+# kata: layernorm
+# why: initialises the weight randomly like a Linear layer; LayerNorm starts as the identity map (ones, zeros)
+import torch
+import torch.nn as nn
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, normalized_shape: int, eps: float = 1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.randn(normalized_shape))
+        self.bias = nn.Parameter(torch.zeros(normalized_shape))
+
+    def forward(self, x):
+        h = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        var, mean = torch.var_mean(h, -1, keepdim=True, correction=0)
+        return ((h - mean) * torch.rsqrt(var + self.eps) * self.weight + self.bias).to(x.dtype)

@@ -1,0 +1,15 @@
+# kata: rmsnorm
+# why: sums the squares instead of averaging them (an L2 norm, sqrt(dim) too large)
+import torch
+import torch.nn as nn
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        h = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        return (h * torch.rsqrt(h.pow(2).sum(-1, keepdim=True) + self.eps) * self.weight).to(x.dtype)
