@@ -143,7 +143,8 @@ def _getattr_name(node: ast.Call, aliases: dict[str, str]) -> str | None:
 
 def _follow_assignments(tree: ast.Module, aliases: dict[str, str]) -> None:
     """`F = torch.nn.functional`, `G = F`: a name assigned an imported name is an alias too."""
-    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Name, ast.Attribute, ast.Call))]
+    assigns = [n for n in ast.walk(tree)
+               if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Name, ast.Attribute, ast.Call))]
     for _ in range(3):  # chains of a few assignments, in any order
         for node in assigns:
             target = _resolve(node.value, aliases)
