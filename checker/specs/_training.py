@@ -5,13 +5,13 @@ follow the size of what is compared, and `requires_grad` as a compared item.
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 import torch
 
 from checker import spec as spec_api
-from checker.codec import TensorValue
 from checker.spec import Family, Inputs, Outcome
 
 HALF = (torch.float16, torch.bfloat16)
@@ -82,8 +82,6 @@ def expected_in_float32(run: Callable[[Inputs], Outcome], inputs: Inputs) -> Out
 
 def expected(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> list[Outcome]:
     """The `expected` hook of the training katas: the spec's own call, half cases in float32."""
-    import sys
-
     call = getattr(sys.modules[kata.spec_module], "call", spec_api.call)
     return [expected_in_float32(lambda i: call(kata, entry, i, device), inputs)]
 
@@ -120,6 +118,3 @@ def record_requires_grad(outcome: Outcome, names: tuple[str, ...], items: tuple[
 def is_requires_grad_item(item: str) -> bool:
     return item.endswith(REQUIRES_GRAD)
 
-
-def tensor_value(template: TensorValue, data: torch.Tensor) -> TensorValue:
-    return TensorValue(data.to(getattr(torch, template.dtype)), template.dtype, template.shape, template.device)

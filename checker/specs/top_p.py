@@ -184,8 +184,9 @@ def _ties_at_crossing(g: torch.Generator) -> Inputs:
 
 
 def _ties_at_kth_then_top_p(g: torch.Generator) -> Inputs:
-    """Ties at the k-th place, then top-p over the survivors: keeping 2 or all 4 of the tied
-    tokens renormalises differently; top_p is safe for both (1, 3 or 5 tokens are right)."""
+    """Ties at the k-th place, then top-p over the survivors: keeping exactly top_k = 3 tokens or
+    all 5 that reach the k-th logit renormalises differently; top_p is safe for both (1, 3 or 5
+    tokens are right)."""
     row = [3.0, 1.0, 1.0, 1.0, 1.0, -1.0, -2.0]
     # Keeping 3: p = .787, .107, .107, so 0.76 needs the first token alone. Keeping all 5 ties:
     # p = .649, .088 (x4), partial sums .649, .737, .825: 0.76 needs 3 tokens, or all 5 tied ones.
@@ -238,8 +239,6 @@ def _random(kind: str):
         banned = pick(g, [0.0, 0.0, 0.3])
         for _ in range(500):
             if kind == "half":
-                if V > 161:
-                    V = 161
                 logits = _grid(g, B, V, dtype)
             elif kind == "ties":  # logits on a grid of 1/2: many ties
                 logits = (torch.randint(-6, 5, (B, V), generator=g).double() / 2).float()
@@ -283,8 +282,8 @@ FAMILIES = (
     Family("neg_inf_entries_top_p", _draw(4, 12, top_k=0, top_p="safe", banned=0.4)),
     Family("one_finite_entry", _rows([[0.5, INF, INF, INF, INF], [INF, INF, -3.0, INF, INF]], 3, 0.5)),
     Family("huge_logits", _draw(3, 10, top_k=4, top_p="safe", scale=1e4)),
-    Family("huge_logits_top_p", _rows([[1e4, 1e4 - 1, 1e4 - 2, 1e4 - 50, -1e4], [-1e4, -1e4 + 0.5, -1e4 - 3, -1e4 - 9, -1e4 - 30]],
-                                      0, 0.7)),
+    Family("huge_logits_top_p", _rows([[1e4, 1e4 - 1, 1e4 - 2, 1e4 - 50, -1e4],
+                                       [-1e4, -1e4 + 0.5, -1e4 - 3, -1e4 - 9, -1e4 - 30]], 0, 0.7)),
     Family("rows_of_different_scales", _scales),
     Family("vocab_one", _rows([[0.3], [-2.0]], 1, 0.5)),
     Family("vocab_one_top_k_off", _rows([[1.5]], 0, 0.01)),
