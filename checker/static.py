@@ -84,8 +84,11 @@ def top_level_names(tree: ast.Module) -> list[str]:
 
 
 def banned_uses(tree: ast.Module, banned: tuple[str, ...]) -> list[tuple[str, int]]:
-    """Dotted names the file uses that fall under a banned name (resolving import aliases)."""
+    """Dotted names the file uses that fall under a banned name, resolving import aliases, star
+    imports, names assigned a module or function (`F = torch.nn.functional`) and getattr with a
+    constant name (`getattr(F, "cross_entropy")`)."""
     aliases: dict[str, str] = {}
+    starred: dict[str, str] = {}  # banned names a `from module import *` brings in
     found: list[tuple[str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -94,9 +97,15 @@ def banned_uses(tree: ast.Module, banned: tuple[str, ...]) -> list[tuple[str, in
                 _check(alias.name, node.lineno, banned, found)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
+                if alias.name == "*":
+                    starred.update({ban.rpartition(".")[2]: ban for ban in banned if ban.rpartition(".")[0] == node.module})
+                    continue
                 full = f"{node.module}.{alias.name}"
                 aliases[alias.asname or alias.name] = full
                 _check(full, node.lineno, banned, found)
+    defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    aliases.update({name: ban for name, ban in starred.items() if name not in defined and name not in aliases})
+    _follow_assignments(tree, aliases)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             dotted = _dotted(node)
@@ -105,7 +114,42 @@ def banned_uses(tree: ast.Module, banned: tuple[str, ...]) -> list[tuple[str, in
                 _check(f"{aliases[head]}.{rest}", node.lineno, banned, found)
         elif isinstance(node, ast.Name) and node.id in aliases:
             _check(aliases[node.id], node.lineno, banned, found)
+        elif isinstance(node, ast.Call):
+            name = _getattr_name(node, aliases)
+            if name:
+                _check(name, node.lineno, banned, found)
     return sorted(set(found), key=lambda item: item[1])
+
+
+def _resolve(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """The full dotted name an expression stands for, when it starts from an imported name."""
+    if isinstance(node, ast.Call):
+        return _getattr_name(node, aliases)
+    head, _, rest = (_dotted(node) or "").partition(".")
+    if head not in aliases:
+        return None
+    return f"{aliases[head]}.{rest}" if rest else aliases[head]
+
+
+def _getattr_name(node: ast.Call, aliases: dict[str, str]) -> str | None:
+    """`getattr(F, "cross_entropy")` -> "torch.nn.functional.cross_entropy"."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "getattr" and len(node.args) >= 2):
+        return None
+    owner, attr = _resolve(node.args[0], aliases), node.args[1]
+    if owner and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+        return f"{owner}.{attr.value}"
+    return None
+
+
+def _follow_assignments(tree: ast.Module, aliases: dict[str, str]) -> None:
+    """`F = torch.nn.functional`, `G = F`: a name assigned an imported name is an alias too."""
+    assigns = [n for n in ast.walk(tree)
+               if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Name, ast.Attribute, ast.Call))]
+    for _ in range(3):  # chains of a few assignments, in any order
+        for node in assigns:
+            target = _resolve(node.value, aliases)
+            if target:
+                aliases.update({t.id: target for t in node.targets if isinstance(t, ast.Name)})
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -30,6 +30,27 @@ def test_banned_calls_are_found(source):
 
 
 @pytest.mark.parametrize("source", [
+    "import torch\nF = torch.nn.functional\ny = F.scaled_dot_product_attention(q, k, v)",
+    "import torch.nn.functional as F\nG = F\nH = G\ny = H.scaled_dot_product_attention(q, k, v)",
+    "from torch.nn.functional import *\ny = scaled_dot_product_attention(q, k, v)",
+    "from torch.nn import *\nm = MultiheadAttention(8, 2)",
+    "import torch\nsdpa = getattr(torch.nn.functional, 'scaled_dot_product_attention')",
+    "import torch.nn.functional as F\ny = getattr(F, 'scaled_dot_product_attention')(q, k, v)",
+])
+def test_assigned_starred_and_getattr_aliases_are_followed(source):
+    assert static.banned_uses(__import__("ast").parse(source), ATT)
+
+
+@pytest.mark.parametrize("source", [
+    "from torch.nn.functional import *\ndef scaled_dot_product_attention(q, k, v):\n    return softmax(q @ k.T, -1) @ v",
+    "import torch\nF = torch.nn.functional\nw = F.softmax(s, dim=-1)",
+    "import torch\nsm = getattr(torch, 'softmax')",
+])
+def test_followed_aliases_flag_only_banned_names(source):
+    assert not static.banned_uses(__import__("ast").parse(source), ATT)
+
+
+@pytest.mark.parametrize("source", [
     "import torch\nimport torch.nn.functional as F\nw = F.softmax(s, dim=-1)\nd = F.dropout(w, 0.1)",
     "import torch.nn as nn\nlin = nn.Linear(4, 4)\nattn = None",
     "checker = 3\nx = checker + 1",
