@@ -112,7 +112,8 @@ def _kata_of(path: Path) -> catalog.Kata | None:
 def test_every_message_formats_with_its_own_placeholders():
     for path in CODE:
         for msgid, line in _msgids(path):
-            values = {name: "x" for name in _fields(msgid) if not name.startswith("`")}
+            specs = {name: spec for _, name, spec, _ in string.Formatter().parse(msgid) if name}
+            values = {name: 0 if spec else "x" for name, spec in specs.items()}  # {s:02d} takes a number
             msgid.format(**values)  # braces that are not placeholders must be doubled
 
 
