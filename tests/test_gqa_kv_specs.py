@@ -168,6 +168,7 @@ def test_the_reference_matches_none_of_its_mistakes(kata_id):
     ("kv-cache", "wrong_grows_cache_in_place.py", "the cache passed in was changed in place"),
     ("kv-cache", "wrong_prescaled_cache.py", "1/√head_dim folded into the cached keys"),
     ("kv-cache", "wrong_new_keys_first.py", "new keys put before the cache"),
+    ("kv-cache", "wrong_stateful.py", "the module keeps its own cache"),
 ])
 def test_a_failing_file_is_told_which_mistake_it_looks_like(kata_id, file, label):
     result = run_check(CORPUS / catalog.get(kata_id).module / file, kata_id)
@@ -479,10 +480,10 @@ def test_kv_cache_in_place_check_names_the_cache_and_the_call():
     grow = next(m.fn for m in spec.MISTAKES if m.key == "cache_changed_in_place")
     (case,) = _family("kv-cache", "prefill_then_steps")
     problems = _judge(kata, spec, case, grow)
-    inplace = [p for p in problems if p.kind == "inplace"]
-    assert {p.item for p in inplace} == {"past_kv[0]", "past_kv[1]"}
-    assert any("the cache given to call 2" in p.message for p in inplace)
-    assert all(p.kind == "inplace" for p in problems)  # a linear schedule: every value is right, only the writes are wrong
+    (problem,) = problems  # a linear schedule: every value is right, only the writes are wrong
+    assert problem.kind == "inplace" and problem.item == "past_kv"
+    assert "changed past_kv[0], past_kv[1], the cache given to call 2, in place" in problem.message
+    assert "; the caches given to calls 3, 4 were changed too" in problem.message
 
     module = _reference(kata)
     right = _judge(kata, spec, case, module)

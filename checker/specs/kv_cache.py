@@ -198,16 +198,26 @@ def compare(kata, case, expected: list[Outcome], got: Outcome) -> list[Problem]:
     want = Outcome(expected[0].value, {k: v for k, v in expected[0].extras.items() if k != INPLACE})
     problems = compare_outcome(kata, sys.modules[__name__], case, want, got)
     allowed = set(expected[0].extras.get(INPLACE, ()))  # the reference changes nothing; a known mistake may
-    for n, i in got.extras.get(INPLACE, ()):
-        if (n, i) in allowed:
-            continue
-        problems.append(Problem("inplace", f"past_kv[{i}]", tr(
-            "your code changed past_kv[{i}], the cache given to call {n}, in place (a write, an in-place op or "
-            "its .data): build the new cache as a new tensor (torch.cat) and leave the caller's as it was — "
-            "a caller may continue the same cache twice (beam search)", i=i, n=n)))
+    changed = [(n, i) for n, i in got.extras.get(INPLACE, ()) if (n, i) not in allowed]
+    if changed:
+        problems.append(_inplace_problem(changed))
     if allowed - set(got.extras.get(INPLACE, ())):
         problems.append(Problem("inplace", "past_kv", tr("your code leaves the caches it is given as they were")))
     return problems
+
+
+def _inplace_problem(changed: list[tuple[int, int]]) -> Problem:
+    """One problem for every write into a given cache: which tensors, in which call first, and later ones."""
+    first = changed[0][0]
+    names = ", ".join(f"past_kv[{i}]" for n, i in changed if n == first)
+    later = sorted({n for n, _ in changed if n != first})
+    message = tr("your code changed {names}, the cache given to call {n}, in place (a write, an in-place op or "
+                 "its .data): build the new cache as a new tensor (torch.cat) and leave the caller's as it was — "
+                 "a caller may continue the same cache twice (beam search)", names=names, n=first)
+    if later:
+        message += tr("; the caches given to calls {calls} were changed too", calls=", ".join(map(str, later)))
+    items = {i for _, i in changed}
+    return Problem("inplace", f"past_kv[{items.pop()}]" if len(items) == 1 else "past_kv", message)
 
 
 # ---------------------------------------------------------------- known mistakes
@@ -223,6 +233,7 @@ class _Cached(nn.Module):
     prescale_k = False
     new_first = False
     scale_by_embed_dim = False
+    stateful = False
 
     def __init__(self, embed_dim, num_heads):
         super().__init__()
@@ -239,6 +250,8 @@ class _Cached(nn.Module):
         if self.prescale_k:
             k_new = k_new / math.sqrt(self.hd)
         k, v = k_new, v_new
+        if self.stateful and past_kv is not None and getattr(self, "_state", None) is not None:
+            past_kv = self._state  # its own memory of the last call, whatever cache it is given
         if past_kv is not None:
             pair = (lambda a, b: (b, a)) if self.new_first else (lambda a, b: (a, b))
             k, v = torch.cat(pair(past_kv[0], k_new), self.cat_dim), torch.cat(pair(past_kv[1], v_new), self.cat_dim)
@@ -253,6 +266,8 @@ class _Cached(nn.Module):
             scores = scores.masked_fill(~mask, float("-inf"))
         y = torch.softmax(scores, dim=-1) @ va
         out = self.w_o(y.transpose(1, 2).reshape(B, L, C))
+        if self.stateful:
+            self._state = (k.detach(), v.detach())
         return out, ((k_new, v_new) if self.return_new_only else (k, v))
 
 
@@ -269,6 +284,7 @@ MISTAKES = (
     Mistake("cache_prescaled", _variant(prescale_k=True)),
     Mistake("new_keys_first", _variant(new_first=True)),
     Mistake("scaled_by_embed_dim", _variant(scale_by_embed_dim=True)),
+    Mistake("module_keeps_state", _variant(stateful=True)),
 )
 
 
