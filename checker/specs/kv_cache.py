@@ -119,7 +119,8 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
         n = len(run.lengths)
         run.extras[f"k cache after call {n}"], run.extras[f"v cache after call {n}"] = _kept(value[1])
     run.extras[INPLACE] = tuple(run.changed)
-    return Outcome(_kept(final), run.extras, {"x": args["x"]})  # the engine checks x for writes
+    written = {name: args[name] for name in ("x", BRANCH) if name in args}  # the engine checks these for writes
+    return Outcome(_kept(final), run.extras, written)
 
 
 def _kept(pair) -> tuple[torch.Tensor, torch.Tensor]:
