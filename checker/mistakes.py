@@ -54,14 +54,28 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
             variant = decode_outcome(node, buffers)
             if isinstance(variant.value, Opaque):  # the variant raised on this case
                 continue
-            if any(not compare_outcome(run.kata, run.spec, case, right, variant) for right in run.expected.get(case.name, [])):
+            if not _problems(run, case, run.expected.get(case.name, []), variant):
                 continue  # this variant is right on this case, so it cannot explain the failure
-            if not compare_outcome(run.kata, run.spec, case, variant, run.got[case.name]):
+            if not _problems(run, case, [variant], run.got[case.name]):
                 said = run.kata.text().mistakes.get(mistake.key)
                 results[k] = replace(results[k], mistake=said.label if said else mistake.key,
                                      mistake_hint=said.fix if said else None)
                 break
     return results
+
+
+def _problems(run: Any, case: spec_api.Case, accepted: list[spec_api.Outcome], got: spec_api.Outcome) -> list:
+    """What is wrong with `got` when `accepted` are the right answers, judged as the engine judges:
+    the spec's own `compare` rule where it has one (a case whose answer is not the declared outputs,
+    such as "__init__ raises"), else the generic comparison."""
+    if not accepted:
+        return ["no accepted answer"]
+    hook = getattr(run.spec, "compare", None)
+    custom = hook(run.kata, case, accepted, got) if hook is not None else None
+    if custom is not None:
+        return custom
+    verdicts = [compare_outcome(run.kata, run.spec, case, right, got) for right in accepted]
+    return [] if any(not v for v in verdicts) else verdicts[0]
 
 
 def _attempt(kata: Any, spec: Any, fn: Any, case: spec_api.Case, device: torch.device) -> spec_api.Outcome:

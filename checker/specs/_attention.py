@@ -53,13 +53,15 @@ def causal(Lq: int, Lk: int | None = None) -> torch.Tensor:
     return torch.ones(Lq, Lk, dtype=torch.bool).tril(diagonal=Lk - Lq)
 
 
-def linear_params(g: torch.Generator, C: int) -> dict[str, torch.Tensor]:
-    """state_dict of w_q, w_k, w_v, w_o (each nn.Linear(C, C)), drawn like nn.Linear's init."""
+def linear_params(g: torch.Generator, C: int, kv_dim: int | None = None) -> dict[str, torch.Tensor]:
+    """state_dict of w_q, w_k, w_v, w_o (each nn.Linear(C, C); w_k and w_v nn.Linear(C, kv_dim) when
+    given, as grouped-query attention has), drawn like nn.Linear's init."""
     bound = 1 / math.sqrt(C)
     params = {}
     for name in ("w_q", "w_k", "w_v", "w_o"):
-        params[f"{name}.weight"] = (torch.rand(C, C, generator=g, dtype=torch.float64) * 2 - 1).mul(bound).float()
-        params[f"{name}.bias"] = (torch.rand(C, generator=g, dtype=torch.float64) * 2 - 1).mul(bound).float()
+        out = kv_dim if kv_dim is not None and name in ("w_k", "w_v") else C
+        params[f"{name}.weight"] = (torch.rand(out, C, generator=g, dtype=torch.float64) * 2 - 1).mul(bound).float()
+        params[f"{name}.bias"] = (torch.rand(out, generator=g, dtype=torch.float64) * 2 - 1).mul(bound).float()
     return params
 
 
@@ -84,7 +86,8 @@ def expected_in_float32(run: Any, inputs: Inputs) -> Outcome:
     wide = replace(inputs, args={k: up(v) for k, v in inputs.args.items()},
                    params=None if inputs.params is None else {k: up(p) for k, p in inputs.params.items()})
     outcome = run(wide)
-    return Outcome(tuple(t.detach().to(dtype) for t in outcome.value), outcome.extras, outcome.args)
+    down = lambda t: t.detach().to(dtype) if isinstance(t, torch.Tensor) else t  # noqa: E731
+    return Outcome(tuple(down(t) for t in outcome.value), {k: down(t) for k, t in outcome.extras.items()}, outcome.args)
 
 
 # ---------------------------------------------------------------- fully-masked rows
@@ -112,7 +115,9 @@ def zero_dead_rows_module(outcome: Outcome, inputs: Inputs, device: torch.device
     P = {k: p.to(device=device, dtype=x.dtype) for k, p in inputs.params.items()}
     B, Lq, C = x.shape
     Lk, H = source.size(1), inputs.init["num_heads"]
-    v = F.linear(source, P["w_v.weight"], P["w_v.bias"]).view(B, Lk, H, C // H).transpose(1, 2)  # (B, H, Lk, hd)
+    H_kv = inputs.init.get("num_kv_heads", H)  # gqa: query head h reads kv head h // (H / H_kv)
+    v = F.linear(source, P["w_v.weight"], P["w_v.bias"]).view(B, Lk, H_kv, C // H).transpose(1, 2)  # (B, H_kv, Lk, hd)
+    v = v.repeat_interleave(H // H_kv, dim=1)  # (B, H, Lk, hd)
     dead = dead_rows(inputs.args["mask"], weights)
     added = (weights * dead) @ v  # (B, H, Lq, hd): what the uniform dead rows contributed
     added = added.transpose(1, 2).reshape(B, Lq, C)  # (B, Lq, C)
