@@ -151,6 +151,8 @@ def bench_line(result: CheckResult) -> Text:
     text.append(f"your {result.kata}: {_ms(mine)}, reference: {_ms(ref)} on {result.device} ({bench.get('shape', '')})")
     if ref > 0 and mine / ref >= 2:
         text.append(f" — {mine / ref:.0f}× slower than the reference: is there a Python loop that could be a tensor op?", style="yellow")
+    if bench.get("note"):
+        text.append(f"\n  {bench['note']}", style="dim")
     return text
 
 
