@@ -103,7 +103,7 @@ class Provenance(TorchDispatchMode):
             elements = storage.nbytes() // max(t.element_size(), 1)
             if self.watched.largest is None or elements > self.watched.largest.elements:
                 self.watched.largest = Made(elements, tuple(t.shape), str(t.dtype).removeprefix("torch."), str(op),
-                                            tuple(sorted(tags)))
+                                            tuple(n for n in ("q", "k", "v") if n in tags))
 
     def _track(self, storage: Any, key: int) -> None:
         """Without keep_alive: forget a storage's tags when it dies; count live bytes meanwhile."""

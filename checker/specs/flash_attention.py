@@ -24,7 +24,7 @@ DEFAULT_BLOCK = 64
 MEMORY = "memory"  # Outcome.extras: "ok", "fused", or "<n> elements" (the largest storage mixing q and k)
 DETAIL = "memory detail"  # Outcome.extras: what the report shows (never compared)
 OK = "ok"
-BAR = 40  # characters of the longest bar in the picture
+BAR = 30  # characters of the longest bar in the picture
 
 
 def _case(B=2, H=2, Lq=16, Lk=None, D=8, Dv=None, block_size=8, causal=False, *, dtype=torch.float32, scale=1.0, tol=None):
@@ -148,15 +148,18 @@ def memory_problems(verdict: Any, detail: Any) -> list[Problem]:
                                            op=detail["fused"]))]
     d = detail
     made, allowed, full = d["elements"], d["bound"], d["full"]
+    longest = max(made, full)
     lines = [
-        tr("memory rule: one tensor held {made} values computed from both q and k; at most {allowed} are allowed "
-           "(B·H·Lq·max(block_size, Dv))", made=f"{made:,}", allowed=f"{allowed:,}"),
-        tr("  made     {bar} {n} = {dtype} {shape} by {op}, from {mixes}", bar=_bar(made, max(made, full)), n=f"{made:>12,}",
-           dtype=d["dtype"], shape=d["shape"], op=d["op"], mixes=", ".join(d["mixes"])),
-        tr("  allowed  {bar} {n} = {B}·{H}·{Lq}·max({block}, {Dv})", bar=_bar(allowed, max(made, full)), n=f"{allowed:>12,}",
-           B=d["B"], H=d["H"], Lq=d["Lq"], block=d["block_size"], Dv=d["Dv"]),
-        tr("  full     {bar} {n} = a full score matrix [B, H, Lq, Lk] = [{B}, {H}, {Lq}, {Lk}]", bar=_bar(full, max(made, full)),
-           n=f"{full:>12,}", B=d["B"], H=d["H"], Lq=d["Lq"], Lk=d["Lk"]),
+        tr("memory rule: one tensor held {made} values computed from both q and k; at most {allowed} are allowed",
+           made=f"{made:,}", allowed=f"{allowed:,}"),
+        tr("  yours    {dtype} {shape} made by {op}, from {mixes}", dtype=d["dtype"], shape=d["shape"], op=d["op"],
+           mixes=", ".join(d["mixes"])),
+        f"           {_bar(made, longest)} {made:,}",
+        tr("  allowed  B·H·Lq·max(block_size, Dv) = {B}·{H}·{Lq}·max({block}, {Dv})", B=d["B"], H=d["H"], Lq=d["Lq"],
+           block=d["block_size"], Dv=d["Dv"]),
+        f"           {_bar(allowed, longest)} {allowed:,}",
+        tr("  full     a full score matrix [B, H, Lq, Lk] = [{B}, {H}, {Lq}, {Lk}]", B=d["B"], H=d["H"], Lq=d["Lq"], Lk=d["Lk"]),
+        f"           {_bar(full, longest)} {full:,}",
         tr("Stream over blocks of at most block_size keys, keeping only [B, H, Lq, block_size] scores and the [B, H, Lq, Dv] "
            "accumulator at a time. A buffer filled in place counts at its full size, and so do torch.cat([q, k]) and a "
            "broadcast [Lq, block, Dv] product."),
@@ -165,8 +168,7 @@ def memory_problems(verdict: Any, detail: Any) -> list[Problem]:
 
 
 def _bar(n: int, longest: int) -> str:
-    width = max(1, round(BAR * n / longest)) if longest else 1
-    return ("█" * width).ljust(BAR)
+    return "█" * (max(1, round(BAR * n / longest)) if longest else 1)
 
 
 def bench_note(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> str:
@@ -259,8 +261,8 @@ MISTAKES = (
     Mistake("max_not_subtracted", _online(subtract_max=False)),
     Mistake("top_left_causal", _online(top_left=True)),
     Mistake("not_scaled", _online(scaled=False)),
+    Mistake("full_row_per_query", _per_query_rows),  # before the full matrix: with Lq = 1 they are the same tensor
     Mistake("full_score_matrix", _full_matrix),
-    Mistake("full_row_per_query", _per_query_rows),
     Mistake("queries_tiled_keys_not", _query_tiles_only),
     Mistake("block_size_ignored", _online(fixed_block=DEFAULT_BLOCK)),
 )
