@@ -67,20 +67,29 @@ class Provenance(TorchDispatchMode):
         kwargs = kwargs or {}
         result = func(*args, **kwargs)
         self.watched.ops += 1
-        fused, writes = _op_info(func)
+        fused, writes, view = _OPS.get(id(func)) or _op_info(func)
         if fused and self.watched.fused is None:
             self.watched.fused = str(func)
+        if view:
+            return result  # shares its input's storage, and with it the tags: nothing new was made
         read = _EMPTY
-        for t in _tensors(args):
-            read = read | self.tags.get(_key(t), _EMPTY)
-        for t in _tensors(kwargs.values()):
-            read = read | self.tags.get(_key(t), _EMPTY)
+        tags = self.tags
+        for t in _tensors(args, kwargs.values()):
+            try:
+                found = tags.get(t.untyped_storage()._cdata)
+            except (RuntimeError, NotImplementedError):  # a tensor without a storage of its own
+                continue
+            if found:
+                read = read | found
         if not read:
             return result  # nothing read came from an input: nothing to tag
-        for t in _tensors(result if isinstance(result, (tuple, list)) else (result,)):
-            self._add(t, read, func)
+        if isinstance(result, torch.Tensor):
+            self._add(result, read, func)
+        elif isinstance(result, (tuple, list)):
+            for t in _tensors(result, ()):
+                self._add(t, read, func)
         for i, name, kwarg_only in writes:
-            for t in _tensors((args[i] if i < len(args) and not kwarg_only else kwargs.get(name),)):
+            for t in _tensors((args[i] if i < len(args) and not kwarg_only else kwargs.get(name),), ()):
                 self._add(t, read, func)
         return result
 
@@ -150,25 +159,30 @@ def _key(t: torch.Tensor) -> int:
         return -1
 
 
-_OPS: dict[Any, tuple[bool, tuple[tuple[int, str, bool], ...]]] = {}
+_OPS: dict[int, tuple[bool, tuple[tuple[int, str, bool], ...], bool]] = {}
+_KEEP: list[Any] = []
 
 
-def _op_info(func: Any) -> tuple[bool, tuple[tuple[int, str, bool], ...]]:
-    """(is a fused attention kernel, the arguments it writes into: in-place self, out=, …), per op, cached."""
-    info = _OPS.get(func)
-    if info is None:
-        writes = tuple((i, a.name, a.kwarg_only) for i, a in enumerate(func._schema.arguments)
-                       if a.alias_info is not None and a.alias_info.is_write)
-        info = _OPS[func] = ("attention" in str(func), writes)
+def _op_info(func: Any) -> tuple[bool, tuple[tuple[int, str, bool], ...], bool]:
+    """Per op, cached: (is a fused attention kernel, the arguments it writes into (in-place self, out=, …),
+    is a view (every output aliases an input without writing: view, transpose, slice, expand, detach, …))."""
+    schema = func._schema
+    writes = tuple((i, a.name, a.kwarg_only) for i, a in enumerate(schema.arguments)
+                   if a.alias_info is not None and a.alias_info.is_write)
+    view = bool(schema.returns) and not writes and all(r.alias_info is not None and not r.alias_info.is_write
+                                                       for r in schema.returns)
+    info = _OPS[id(func)] = ("attention" in str(func), writes, view)  # by id: OpOverload's own hash is Python code
+    _KEEP.append(func)  # so that the id is never reused by another op
     return info
 
 
-def _tensors(values: Any) -> list[torch.Tensor]:
+def _tensors(*groups: Any) -> list[torch.Tensor]:
     """The tensors among an op's arguments: given directly, or in a list (torch.cat's)."""
     found = []
-    for value in values:
-        if isinstance(value, torch.Tensor):
-            found.append(value)
-        elif isinstance(value, (tuple, list)):
-            found += [t for t in value if isinstance(t, torch.Tensor)]
+    for values in groups:
+        for value in values:
+            if isinstance(value, torch.Tensor):
+                found.append(value)
+            elif isinstance(value, (tuple, list)):
+                found += [t for t in value if isinstance(t, torch.Tensor)]
     return found
