@@ -2,7 +2,9 @@
 
 Interviews ask to vectorise; this says how far off a loop is ("your gae: 41 ms, reference:
 0.9 ms on cuda"). Both run in forked children like a check, the learner's isolated as usual.
-A spec opts in with `BENCH = (label, make)`, where make(generator) -> Inputs.
+A spec opts in with `BENCH = (label, make)`, where make(generator) -> Inputs, and may add a line
+about the learner's run with `bench_note(kata, entry, inputs, device) -> str` (flash-attention: the
+memory it took against the full score matrix's).
 """
 from __future__ import annotations
 
@@ -46,13 +48,18 @@ def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float
     inputs = make(torch.Generator().manual_seed(0))
     children = Children(Limits(seconds=seconds))
     timings: dict[str, float] = {}
+    notes: dict[str, str] = {}
     try:
         for role, source, module in (("yours_ms", path, "kata_learner_bench"), ("reference_ms", kata.reference_path, "kata_reference_bench")):
             def body(fd: int, source: Path = source, module: str = module, role: str = role) -> None:
                 if role == "yours_ms":
                     isolate(children.capture.fileno(), children.limits, device, fd)
                 entry = load_entry(source, kata.entry, module)
-                send(fd, {"m": "bench", "ms": _timed(kata, spec, entry, inputs, device)})
+                message = {"m": "bench", "ms": _timed(kata, spec, entry, inputs, device)}
+                note = getattr(spec, "bench_note", None)
+                if role == "yours_ms" and note is not None:
+                    message["note"] = note(kata, entry, inputs, device)
+                send(fd, message)
 
             stream = children.fork(body)
             children.collect([stream], time.monotonic() + seconds)
@@ -60,6 +67,8 @@ def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float
             if found is None:
                 return None
             timings[role] = float(found[0]["ms"])
+            if "note" in found[0]:
+                notes["note"] = str(found[0]["note"])
     finally:
         children.cleanup()
-    return {**timings, "shape": label}
+    return {**timings, "shape": label, **notes}

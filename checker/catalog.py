@@ -49,6 +49,13 @@ BANNED_GROUPS: dict[str, tuple[str, ...]] = {
         "torch._scaled_dot_product_efficient_attention",
         "torch._scaled_dot_product_cudnn_attention",
         "torch._scaled_dot_product_attention_math",
+        # torch's other private attention kernels, which the names above do not cover as prefixes
+        "torch._scaled_dot_product_flash_attention_for_cpu",
+        "torch._scaled_dot_product_attention_math_for_mps",
+        "torch._flash_attention_forward_no_dropout_inplace",
+        "torch._native_multi_head_attention",
+        "torch._triton_multi_head_attention",
+        "torch._triton_scaled_dot_attention",
         "torch.ops.aten",
     ),
     # layernorm, rmsnorm, batchnorm: every normalisation layer and function torch has.

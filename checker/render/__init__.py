@@ -274,9 +274,8 @@ def bench_line(result: CheckResult) -> Text:
         text.append(tr(" — {ratio}× the reference's time", ratio=f"{ratio:.2g}"), style="yellow" if ratio >= 2 else "")
         if ratio >= 2:
             text.append(tr(": is there a Python loop that could be a tensor op?"), style="yellow")
-    for key, label in (("peak_bytes", tr("your memory peak")), ("reference_peak_bytes", tr("the reference's"))):
-        if key in bench:
-            text.append(f"; {label} {bench[key] / 2**20:.1f} MiB")
+    if bench.get("note"):
+        text.append(f"\n  {bench['note']}", style="dim")
     return text
 
 

@@ -1,0 +1,16 @@
+# kata: rope
+# why: half converted from Meta's code: rotate_half pairing, but the angles repeated per adjacent pair (repeat_interleave)
+import torch
+
+
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def apply_rope(x, start_pos=0, base=10000.0):
+    L, D = x.shape[-2:]
+    inv_freq = 1.0 / (base ** (torch.arange(0, D, 2, device=x.device).float() / D))
+    t = torch.arange(start_pos, start_pos + L, device=x.device).float()
+    emb = torch.outer(t, inv_freq).repeat_interleave(2, dim=-1)
+    return x * emb.cos().to(x.dtype) + rotate_half(x) * emb.sin().to(x.dtype)
