@@ -156,10 +156,11 @@ def stamp(path: Path, english_path: Path, only: list[str] | None = None) -> list
     return chosen
 
 
-def main(argv: list[str]) -> int:
-    """python -m checker.content status [LANG] | stamp KATA [PATH ...] [--lang LANG]"""
-    from checker import catalog
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
+
+def main(argv: list[str]) -> int:
+    """python -m checker.content status | stamp KATA [PATH ...]   [--lang LANG, default zh]"""
     lang = "zh"
     if "--lang" in argv:
         at = argv.index("--lang")
@@ -170,17 +171,20 @@ def main(argv: list[str]) -> int:
         return 2
     if argv[0] == "status":
         bad = 0
-        for kata in catalog.KATAS:
-            state = translation_state(read_toml(kata.content_dir / f"{SOURCE}.toml"), read_toml(kata.content_dir / f"{lang}.toml"))
+        for folder in sorted(p.parent for p in CONTENT_DIR.glob("*/kata.toml")):
+            state = translation_state(read_toml(folder / f"{SOURCE}.toml"), read_toml(folder / f"{lang}.toml"))
             for p, s in state.items():
                 if s != "current":
                     bad += 1
-                    print(f"{kata.id}: {s} {p}")
+                    print(f"{folder.name.replace('_', '-')}: {s} {p}")
         print(f"{bad} text(s) missing or stale in {lang}")
         return 1 if bad else 0
-    kata = catalog.get(argv[1])
-    done = stamp(kata.content_dir / f"{lang}.toml", kata.content_dir / f"{SOURCE}.toml", argv[2:] or None)
-    print(f"stamped {len(done)} text(s) of {kata.id} ({lang})")
+    if len(argv) < 2 or not (CONTENT_DIR / argv[1].replace("-", "_") / "kata.toml").is_file():
+        print(f"no kata named {argv[1] if len(argv) > 1 else '?'!r}")
+        return 2
+    folder = CONTENT_DIR / argv[1].replace("-", "_")
+    done = stamp(folder / f"{lang}.toml", folder / f"{SOURCE}.toml", argv[2:] or None)
+    print(f"stamped {len(done)} text(s) of {argv[1]} ({lang})")
     return 0
 
 
