@@ -318,8 +318,9 @@ def _mixed(bound: list[torch.Tensor], devices: list[torch.device]) -> DeviceProb
     shape = tuple(cpu.shape)
     made = (tr("{origin} made a tensor on the CPU (shape {shape})", origin=origin, shape=shape) if origin else
             tr("A tensor on the CPU (shape {shape})", shape=shape))
+    said = error.split(",")[0]  # "Expected all tensors to be on the same device": the words a GPU's traceback starts with
     return DeviceProblem(error, tr("{made}, then {op} combined it with tensors on {device}{where}: torch raises \"{error}\" "
-                                   "there. {fix}", made=made, op=_op(), device=device, where=_where(), error=error,
+                                   "there. {fix}", made=made, op=_op(), device=device, where=_where(), error=said,
                                    fix=_create_on_device()))
 
 
