@@ -175,7 +175,8 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
         return _call(kata, entry, inputs, device)
     from checker.devices import Simulation
 
-    with Simulation(simulated, inputs.args) as sim:
+    named = {k: torch.device(simulated) if v is RUN_DEVICE else v for k, v in inputs.args.items()}  # how problems name the device
+    with Simulation(simulated, named) as sim:
         outcome = _call(kata, entry, inputs, sim.device)
     return Outcome(sim.report(outcome.value), sim.report(outcome.extras), sim.report(outcome.args))
 

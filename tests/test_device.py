@@ -9,7 +9,7 @@ from checker import engine
 from checker.codec import TensorValue
 from checker.compare import compare_values
 from checker.errors import KataError
-from tests.conftest import run_check
+from tests.conftest import CORPUS, ROOT, run_check
 
 
 def test_auto_prefers_cuda_then_mps_then_cpu(monkeypatch):
@@ -170,6 +170,84 @@ def test_meta_simulation_forbids_what_meta_forbids(fn, says):
 def test_a_cpu_scalar_mixes_with_meta_as_it_does_in_torch():
     out = _simulated(lambda: torch.arange(4, device="meta") <= torch.tensor(2))
     assert _device(out) == "meta"
+
+
+def _rendered(result) -> str:
+    import io
+
+    from rich.console import Console
+
+    from checker.render import report
+
+    console = Console(width=100, record=True, color_system=None, file=io.StringIO(), highlight=False)
+    console.print(report(result))
+    return console.export_text()
+
+
+def test_a_device_bug_is_one_failed_device_problem_in_the_katas_own_terms(tmp_path):
+    from checker.results import Status
+
+    target = tmp_path / "offset_causal_mask.py"
+    target.write_text("# kata: offset-causal-mask\nimport torch\n"
+                      "def create_offset_causal_mask(seq_len, start_pos, device=None):\n"
+                      "    q = start_pos + torch.arange(seq_len)[:, None]\n"
+                      "    k = torch.arange(start_pos + seq_len, device=device)[None, :]\n"
+                      "    return k <= q\n")
+    result = run_check(target, "offset-causal-mask", seed=4)
+    assert result.status is Status.FAIL, "every panel says FAIL, so the verdict does"
+    assert {c.name: c.status for c in result.failures()} == {"meta": Status.FAIL, "device": Status.FAIL}
+    device = next(c for c in result.cases if c.name == "device")
+    assert device.error is None and [p.kind for p in device.problems] == ["device"]
+    said = device.problems[0].message
+    assert "`torch.arange(...)` made a tensor on the CPU" in said and "`<=`" in said and "cuda:0" in said
+    assert "line 6: `return k <= q`" in said and "pass device=device" in said
+    assert "zeros_like(rewards)" not in said and "DeviceBug" not in said and "checker." not in said
+    text = _rendered(result)
+    assert text.count("`torch.arange(...)` made a tensor") == 2, text  # once per failing case, meta and device
+
+
+def test_the_learners_own_exception_in_the_device_case_stays_an_error(tmp_path):
+    from checker.results import Status
+
+    target = tmp_path / "gae.py"
+    source = "# kata: gae\n" + (ROOT / "reference" / "gae.py").read_text()
+    target.write_text(source.replace("    T = rewards.shape[0]\n",
+                                     "    T = rewards.shape[0]\n    if rewards.is_cuda:\n"
+                                     "        raise ValueError('no GPU support yet')\n", 1))
+    result = run_check(target, "gae", seed=4)
+    [case] = result.failures()
+    assert case.name == "device" and case.status is Status.ERROR and result.status is Status.ERROR
+    assert case.error.type == "ValueError" and case.error.message == "no GPU support yet"
+
+
+def test_a_mask_that_ignores_device_is_named_in_the_device_case_too(tmp_path):
+    target = tmp_path / "causal_mask.py"
+    target.write_text("# kata: causal-mask\n" + (CORPUS / "causal_mask" / "wrong_device_ignored.py").read_text())
+    result = run_check(target, "causal-mask", seed=4)
+    failing = {c.name: c for c in result.failures()}
+    assert set(failing) == {"meta", "device"}
+    for case in failing.values():
+        assert case.mistake == "device= ignored" and case.problems[0].kind == "device"
+    assert "is on cpu, expected cuda:0" in failing["device"].problems[0].message
+
+
+def test_module_parameters_move_with_the_module_and_their_gradients_are_compared(tmp_path):
+    """mha's device case compares the gradients w.r.t. x and every parameter, all on the simulated GPU."""
+    import importlib
+
+    from checker import catalog
+    from checker import spec as spec_api
+
+    kata = catalog.get("mha")
+    spec = importlib.import_module(kata.spec_module)
+    [case] = spec_api.build_cases(spec, 3, "device")
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("ref_mha", kata.reference_path))
+    module.__spec__.loader.exec_module(module)
+    outcome = spec.call(kata, getattr(module, kata.entry), case.inputs, torch.device("cpu"), track_device=True)
+    grads = {k: v for k, v in outcome.extras.items() if k.startswith("grad of")}
+    assert "grad of x" in grads and "grad of w_q.weight" in grads and "grad of w_o.bias" in grads
+    assert all(str(g.simulated_device) == "cuda:0" for g in grads.values())
+    assert all(str(t.simulated_device) == "cuda:0" for t in outcome.value)
 
 
 def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_path, monkeypatch):
