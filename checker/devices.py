@@ -48,6 +48,7 @@ wrong, checked against real meta tensors and, wherever a GPU is present, against
 from __future__ import annotations
 
 import linecache
+import re
 import sys
 from typing import Any, Callable
 
@@ -288,7 +289,7 @@ def _learner_line() -> tuple[int, str] | None:
     while frame is not None:
         name = frame.f_code.co_filename
         if not name.startswith(skip) and not name.startswith("<frozen"):
-            code = linecache.getline(name, frame.f_lineno).strip()
+            code = re.sub(r"\s+#[^'\"]*$", "", linecache.getline(name, frame.f_lineno).strip())  # no trailing comment
             return (frame.f_lineno, code) if code else None
         frame = frame.f_back
     return None

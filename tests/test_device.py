@@ -250,6 +250,47 @@ def test_module_parameters_move_with_the_module_and_their_gradients_are_compared
     assert all(str(t.simulated_device) == "cuda:0" for t in outcome.value)
 
 
+def test_the_simulation_loads_no_heavy_part_of_torch():
+    """Checking at the level of torch calls, not aten dispatch: a Python __torch_dispatch__ makes torch 2.13
+    import torch.distributed.tensor (over 2 s), and a real meta op torch._dynamo (about 1 s), in every child."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, importlib, torch\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "from checker import catalog, spec\n"
+             "for kid, name in (('mha', 'device'), ('causal-mask', 'meta'), ('gae', 'device')):\n"
+             "    kata = catalog.get(kid); module = importlib.import_module(kata.spec_module)\n"
+             "    ref = importlib.util.spec_from_file_location('r' + kata.module, kata.reference_path)\n"
+             "    m = importlib.util.module_from_spec(ref); ref.loader.exec_module(m)\n"
+             "    case = spec.build_cases(module, 1, name)[0]\n"
+             "    getattr(module, 'call', spec.call)(kata, getattr(m, kata.entry), case.inputs, torch.device('cpu'))\n"
+             "print(sorted(m for m in ('torch._dynamo', 'torch.distributed.tensor') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_comparison_is_named_by_the_symbol_on_the_learners_line():
+    """For `cpu <= gpu` Python calls the GPU tensor's __ge__ first (its class subclasses Tensor)."""
+    from checker.devices import DeviceProblem, Simulation
+
+    with pytest.raises(DeviceProblem) as raised, Simulation("cuda", {"device": "cuda"}):
+        q = torch.arange(3)[:, None]
+        k = torch.arange(3, device="cuda")[None, :]
+        k <= q  # noqa: B015 — the comparison is what is judged
+    assert "then `<=` combined it" in raised.value.problem and "`k <= q`" in raised.value.problem
+    assert "pass device=device" in raised.value.problem
+
+
+def test_the_simulation_leaves_torch_as_it_found_it():
+    from checker.devices import DeviceProblem, Simulation
+
+    with pytest.raises(DeviceProblem), Simulation("cuda"):
+        torch.ones(2, device="cuda") + torch.ones(2)
+    assert not torch.__future__.get_swap_module_params_on_conversion()
+    assert torch.ones(2).device.type == "cpu" and not torch._C._is_torch_function_mode_enabled()
+
+
 def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_path, monkeypatch):
     """What makes watch's re-check fast: only the learner's child is forked again."""
     from checker import catalog
