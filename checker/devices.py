@@ -581,7 +581,7 @@ class Simulation(TorchFunctionMode):
         if goal is None and target.type != "cpu":
             return func(*args, **kwargs)
         tensors = _tensors(args, kwargs)
-        if any(isinstance(t, VirtualTensor) and t.virtual.type == "meta" for t in tensors) and func in _MOVES_VALUES:
+        if func in _MOVES_VALUES and goal != META and any(device_of(t) == META for t in tensors):
             raise _NoData("Cannot copy out of meta tensor; no data!", _copy_out_of_meta())
         result = func(*[_plain(a) if isinstance(a, VirtualTensor) else a for a in args], **{**kwargs, "device": CPU})
         made = CPU if goal is None else goal
