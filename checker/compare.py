@@ -186,9 +186,9 @@ def _dtype_hint(expected: str, got: str) -> str:
 
 def _device_hint(expected: str, got: str) -> str:
     if got.startswith("cpu") and not expected.startswith("cpu"):
-        return tr(" — it was made on the CPU: a factory without device= (torch.zeros, torch.ones, torch.arange, torch.tensor, "
-                  "torch.full...) ignores the device asked for. Pass device= (the device argument, or x.device), use "
-                  "torch.zeros_like(x) or x.new_zeros(...), or move it with .to(x.device)")
+        return tr(" — it was made on the CPU: torch.zeros, torch.arange, torch.tensor... without device= ignore the device "
+                  "asked for. Pass device= (the device argument, or x.device), use torch.zeros_like(x) or x.new_zeros(...), "
+                  "or move it with .to(x.device)")
     if expected.startswith("cpu"):
         return tr(" — keep the result where the inputs are")
     return tr(" — keep every tensor on the device asked for")

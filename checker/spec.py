@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import torch
 
+from checker.devices import Simulation
 from checker.errors import KataError
 
 # (rtol, atol) per dtype: a correct answer computed in another order must pass.
@@ -173,8 +174,6 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
     simulated = simulated_device(inputs, track_device)
     if simulated is None:
         return _call(kata, entry, inputs, device)
-    from checker.devices import Simulation
-
     named = {k: torch.device(simulated) if v is RUN_DEVICE else v for k, v in inputs.args.items()}  # how problems name the device
     with Simulation(simulated, named) as sim:
         outcome = _call(kata, entry, inputs, sim.device)
