@@ -174,7 +174,8 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
     simulated = simulated_device(inputs, track_device)
     if simulated is None:
         return _call(kata, entry, inputs, device)
-    named = {k: torch.device(simulated) if v is RUN_DEVICE else v for k, v in inputs.args.items()}  # how problems name the device
+    # The device argument stands for the simulated device, so that problems name it as the learner's code does.
+    named = {k: torch.device(simulated) if v is RUN_DEVICE else v for k, v in inputs.args.items()}
     with Simulation(simulated, named) as sim:
         outcome = _call(kata, entry, inputs, sim.device)
     return Outcome(sim.report(outcome.value), sim.report(outcome.extras), sim.report(outcome.args))
