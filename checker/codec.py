@@ -140,9 +140,10 @@ def _parse(payload: bytes) -> tuple[dict, list[bytes]]:
 
 
 def _encode_tensor(t: torch.Tensor, buffers: list[bytes]) -> dict:
+    device = getattr(t, "simulated_device", None) or t.device  # computed on the CPU for a simulated GPU or meta
     node = {"k": "tensor", "dtype": str(t.dtype).removeprefix("torch."), "shape": list(t.shape),
-            "device": str(t.device), "rg": bool(t.requires_grad), "b": None}
-    if t.device.type != "meta":
+            "device": str(device), "rg": bool(t.requires_grad), "b": None}
+    if device.type != "meta":
         data = t.detach().to("cpu").contiguous()
         if data.dtype in (torch.bfloat16, torch.float16):
             raw = data.view(torch.int16).numpy().tobytes()

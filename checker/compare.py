@@ -10,6 +10,7 @@ from typing import Any
 import torch
 
 from checker.codec import Opaque, TensorValue
+from checker.i18n import tr
 from checker.results import Mismatch, Problem
 from checker.spec import Outcome, tolerance
 
@@ -184,10 +185,13 @@ def _dtype_hint(expected: str, got: str) -> str:
 
 
 def _device_hint(expected: str, got: str) -> str:
-    if got.startswith("meta") or expected.startswith("cuda") and got.startswith("cpu"):
-        return (" — a tensor was created without following the inputs' device: use torch.zeros_like(x) or "
-                "device=x.device")
-    return ""
+    if got.startswith("cpu") and not expected.startswith("cpu"):
+        return tr(" — it was made on the CPU: torch.zeros, torch.arange, torch.tensor... without device= ignore the device "
+                  "asked for. Pass device= (the device argument, or x.device), use torch.zeros_like(x) or x.new_zeros(...), "
+                  "or move it with .to(x.device)")
+    if expected.startswith("cpu"):
+        return tr(" — keep the result where the inputs are")
+    return tr(" — keep every tensor on the device asked for")
 
 
 def _torch_dtype(name: str) -> torch.dtype:

@@ -245,6 +245,9 @@ class _Run:
         if got is None:
             return replace(info, error=LearnerError("Stopped", self._stop_message(learner)))
         header, buffers = got
+        if "problems" in header:  # the child judged the case itself: a rule a real device enforces (checker/devices.py)
+            found = tuple(Problem(p["kind"], p["item"], p["message"]) for p in header["problems"])
+            return replace(info, status=Status.FAIL, problems=found, seconds=header.get("t", 0.0))
         if "error" in header:
             e = header["error"]
             return replace(info, error=LearnerError(e["type"], e["message"], e.get("traceback", "")), seconds=header.get("t", 0.0))

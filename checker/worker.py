@@ -25,6 +25,7 @@ import torch
 
 from checker import codec
 from checker import spec as spec_api
+from checker.devices import DeviceProblem
 
 MiB = 1024 * 1024
 
@@ -105,11 +106,12 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
             reset_global_state(case.seed ^ i)
             outcomes = run_case(case)
         except BaseException as exc:  # noqa: BLE001 — SystemExit and friends are the learner's too
+            if isinstance(exc, DeviceProblem) and learner_path is not None:
+                # Code a real GPU (or meta) would reject, found by the simulation: a wrong answer, said once.
+                problem = {"kind": "device", "item": "", "message": exc.problem}
+                send(fd, {"m": "case", "i": i, "problems": [problem], "t": time.perf_counter() - started})
+                continue
             error = describe_error(exc, learner_path)
-            if case.family.track_device and learner_path is not None:
-                error["message"] += (" — this case tracks where each tensor would live on a GPU, to find tensors created "
-                                     "without following the inputs' device: create them with torch.zeros_like(x) or "
-                                     "device=x.device")
             send(fd, {"m": "case", "i": i, "error": error, "t": time.perf_counter() - started})
             if isinstance(exc, NotImplementedError) and i == 0:
                 send(fd, {"m": "stub"})

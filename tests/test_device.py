@@ -9,7 +9,7 @@ from checker import engine
 from checker.codec import TensorValue
 from checker.compare import compare_values
 from checker.errors import KataError
-from tests.conftest import run_check
+from tests.conftest import CORPUS, ROOT, run_check
 
 
 def test_auto_prefers_cuda_then_mps_then_cpu(monkeypatch):
@@ -38,7 +38,7 @@ def _value(device: str, data: torch.Tensor | None = None) -> TensorValue:
 def test_a_cpu_result_for_cuda_inputs_is_named_as_a_device_bug():
     problems = compare_values("returns", _value("cuda:0"), _value("cpu"), 1e-4, 1e-5)
     assert problems[0].kind == "device"
-    assert "is on cpu, expected cuda:0" in problems[0].message and "device=x.device" in problems[0].message
+    assert "is on cpu, expected cuda:0" in problems[0].message and "device=" in problems[0].message
 
 
 def test_cuda_device_indices_do_not_matter():
@@ -134,37 +134,161 @@ def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
     assert timings is not None and timings["yours_ms"] > 0 and timings["reference_ms"] > 0
 
 
-def _simulated(fn):
-    from checker.spec import MetaSimulator
+def _simulated(fn, device="meta"):
+    from checker.devices import Simulation
 
-    sim = MetaSimulator()
-    with sim.mode():
+    with Simulation(device) as sim:
         value = fn()
-    return sim.output(value)
+    return sim.report(value)
+
+
+def _device(t) -> str:
+    return str(getattr(t, "simulated_device", t.device))
 
 
 def test_meta_simulation_labels_what_was_asked_for_meta():
     out = _simulated(lambda: torch.ones(3, 3, dtype=torch.bool, device="meta").tril() & torch.ones(3, 3, dtype=torch.bool, device="meta"))
-    assert out.device.type == "meta" and out.shape == (3, 3) and out.dtype == torch.bool
+    assert _device(out) == "meta" and out.shape == (3, 3) and out.dtype == torch.bool
     moved = _simulated(lambda: torch.arange(4).to(torch.device("meta")))
-    assert moved.device.type == "meta"
+    assert _device(moved) == "meta"
     ignored = _simulated(lambda: torch.ones(3, 3, dtype=torch.bool).tril())
-    assert ignored.device.type == "cpu"
+    assert _device(ignored) == "cpu"
 
 
 @pytest.mark.parametrize("fn, says", [
     (lambda: torch.ones(3, device="meta").sum().item(), "cannot be called on meta"),
     (lambda: torch.ones(3, device="meta").cpu(), "Cannot copy out of meta"),
-    (lambda: torch.ones(3, device="meta") + torch.ones(3), "same device"),
+    (lambda: torch.ones(3, device="meta") + torch.ones(3), "not on the expected device meta"),
 ])
 def test_meta_simulation_forbids_what_meta_forbids(fn, says):
-    with pytest.raises((RuntimeError, NotImplementedError), match=says):
+    from checker.devices import DeviceProblem
+
+    with pytest.raises(DeviceProblem, match=says):
         _simulated(fn)
 
 
 def test_a_cpu_scalar_mixes_with_meta_as_it_does_in_torch():
     out = _simulated(lambda: torch.arange(4, device="meta") <= torch.tensor(2))
-    assert out.device.type == "meta"
+    assert _device(out) == "meta"
+
+
+def _rendered(result) -> str:
+    import io
+
+    from rich.console import Console
+
+    from checker.render import report
+
+    console = Console(width=100, record=True, color_system=None, file=io.StringIO(), highlight=False)
+    console.print(report(result))
+    return console.export_text()
+
+
+def test_a_device_bug_is_one_failed_device_problem_in_the_katas_own_terms(tmp_path):
+    from checker.results import Status
+
+    target = tmp_path / "offset_causal_mask.py"
+    target.write_text("# kata: offset-causal-mask\nimport torch\n"
+                      "def create_offset_causal_mask(seq_len, start_pos, device=None):\n"
+                      "    q = start_pos + torch.arange(seq_len)[:, None]\n"
+                      "    k = torch.arange(start_pos + seq_len, device=device)[None, :]\n"
+                      "    return k <= q\n")
+    result = run_check(target, "offset-causal-mask", seed=4)
+    assert result.status is Status.FAIL, "every panel says FAIL, so the verdict does"
+    assert {c.name: c.status for c in result.failures()} == {"meta": Status.FAIL, "device": Status.FAIL}
+    device = next(c for c in result.cases if c.name == "device")
+    assert device.error is None and [p.kind for p in device.problems] == ["device"]
+    said = device.problems[0].message
+    assert "`torch.arange(...)` made a tensor on the CPU" in said and "`<=`" in said and "cuda:0" in said
+    assert "line 6: `return k <= q`" in said and "pass device=device" in said
+    assert "zeros_like(rewards)" not in said and "DeviceBug" not in said and "checker." not in said
+    text = _rendered(result)
+    assert text.count("`torch.arange(...)` made a tensor") == 2, text  # once per failing case, meta and device
+
+
+def test_the_learners_own_exception_in_the_device_case_stays_an_error(tmp_path):
+    from checker.results import Status
+
+    target = tmp_path / "gae.py"
+    source = "# kata: gae\n" + (ROOT / "reference" / "gae.py").read_text()
+    target.write_text(source.replace("    T = rewards.shape[0]\n",
+                                     "    T = rewards.shape[0]\n    if rewards.is_cuda:\n"
+                                     "        raise ValueError('no GPU support yet')\n", 1))
+    result = run_check(target, "gae", seed=4)
+    [case] = result.failures()
+    assert case.name == "device" and case.status is Status.ERROR and result.status is Status.ERROR
+    assert case.error.type == "ValueError" and case.error.message == "no GPU support yet"
+
+
+def test_a_mask_that_ignores_device_is_named_in_the_device_case_too(tmp_path):
+    target = tmp_path / "causal_mask.py"
+    target.write_text("# kata: causal-mask\n" + (CORPUS / "causal_mask" / "wrong_device_ignored.py").read_text())
+    result = run_check(target, "causal-mask", seed=4)
+    failing = {c.name: c for c in result.failures()}
+    assert set(failing) == {"meta", "device"}
+    for case in failing.values():
+        assert case.mistake == "device= ignored" and case.problems[0].kind == "device"
+    assert "is on cpu, expected cuda:0" in failing["device"].problems[0].message
+
+
+def test_module_parameters_move_with_the_module_and_their_gradients_are_compared(tmp_path):
+    """mha's device case compares the gradients w.r.t. x and every parameter, all on the simulated GPU."""
+    import importlib
+
+    from checker import catalog
+    from checker import spec as spec_api
+
+    kata = catalog.get("mha")
+    spec = importlib.import_module(kata.spec_module)
+    [case] = spec_api.build_cases(spec, 3, "device")
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("ref_mha", kata.reference_path))
+    module.__spec__.loader.exec_module(module)
+    outcome = spec.call(kata, getattr(module, kata.entry), case.inputs, torch.device("cpu"), track_device=True)
+    grads = {k: v for k, v in outcome.extras.items() if k.startswith("grad of")}
+    assert "grad of x" in grads and "grad of w_q.weight" in grads and "grad of w_o.bias" in grads
+    assert all(str(g.simulated_device) == "cuda:0" for g in grads.values())
+    assert all(str(t.simulated_device) == "cuda:0" for t in outcome.value)
+
+
+def test_the_simulation_loads_no_heavy_part_of_torch():
+    """Checking at the level of torch calls, not aten dispatch: a Python __torch_dispatch__ makes torch 2.13
+    import torch.distributed.tensor (over 2 s), and a real meta op torch._dynamo (about 1 s), in every child."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, importlib, torch\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "from checker import catalog, spec\n"
+             "for kid, name in (('mha', 'device'), ('causal-mask', 'meta'), ('gae', 'device')):\n"
+             "    kata = catalog.get(kid); module = importlib.import_module(kata.spec_module)\n"
+             "    ref = importlib.util.spec_from_file_location('r' + kata.module, kata.reference_path)\n"
+             "    m = importlib.util.module_from_spec(ref); ref.loader.exec_module(m)\n"
+             "    case = spec.build_cases(module, 1, name)[0]\n"
+             "    getattr(module, 'call', spec.call)(kata, getattr(m, kata.entry), case.inputs, torch.device('cpu'))\n"
+             "print(sorted(m for m in ('torch._dynamo', 'torch.distributed.tensor') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_comparison_is_named_by_the_symbol_on_the_learners_line():
+    """For `cpu <= gpu` Python calls the GPU tensor's __ge__ first (its class subclasses Tensor)."""
+    from checker.devices import DeviceProblem, Simulation
+
+    with pytest.raises(DeviceProblem) as raised, Simulation("cuda", {"device": "cuda"}):
+        q = torch.arange(3)[:, None]
+        k = torch.arange(3, device="cuda")[None, :]
+        k <= q  # noqa: B015 — the comparison is what is judged
+    assert "then `<=` combined it" in raised.value.problem and "`k <= q`" in raised.value.problem
+    assert "pass device=device" in raised.value.problem
+
+
+def test_the_simulation_leaves_torch_as_it_found_it():
+    from checker.devices import DeviceProblem, Simulation
+
+    with pytest.raises(DeviceProblem), Simulation("cuda"):
+        torch.ones(2, device="cuda") + torch.ones(2)
+    assert not torch.__future__.get_swap_module_params_on_conversion()
+    assert torch.ones(2).device.type == "cpu" and not torch._C._is_torch_function_mode_enabled()
 
 
 def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_path, monkeypatch):

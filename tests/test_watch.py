@@ -293,7 +293,7 @@ def test_warm_up_runs_the_reference_in_process_and_leaves_no_trace(kata_id):
 
 
 def test_a_meta_case_needs_no_meta_kernels_warm_or_cold():
-    """device='meta' is simulated (checker.spec.MetaSimulator): torch never loads torch._dynamo for it,
+    """device='meta' is simulated (checker/devices.py): torch never loads torch._dynamo for it,
     so neither a cold check nor a warm watcher pays the second that real meta ops cost in torch 2.13."""
     probe = ("import sys, importlib, torch\n"
              f"sys.path.insert(0, {str(ROOT)!r})\n"
@@ -303,7 +303,7 @@ def test_a_meta_case_needs_no_meta_kernels_warm_or_cold():
              "ref.loader.exec_module(m)\n"
              "case = spec.build_cases(module, 1, 'meta')[0]\n"
              "out = spec.call(kata, m.create_batch_causal_mask, case.inputs, torch.device('cpu')).value\n"
-             "print(out.device, tuple(out.shape), out.dtype, 'torch._dynamo' in sys.modules)")
+             "print(out.simulated_device, tuple(out.shape), out.dtype, 'torch._dynamo' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.split() == ["meta", "(2,", "3,", "5,", "5)", "torch.bool", "False"], done.stdout
 
