@@ -328,9 +328,9 @@ def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
             values = t.tolist() if t.numel() <= SMALL and t.device.type != "meta" else None
             infos.append(TensorInfo(name, tuple(t.shape), str(t.dtype).removeprefix("torch."), values))
         elif value is spec_api.RUN_DEVICE:
-            infos.append(TensorInfo(name, None, "device", "the run device"))
+            infos.append(TensorInfo(name, None, "run device", None))
         else:
-            infos.append(TensorInfo(name, None, type(value).__name__, value if isinstance(value, (int, float, bool, str, type(None))) else repr(value)))
+            infos.append(TensorInfo(name, None, type(value).__name__, value if isinstance(value, (int, float, bool, str, type(None))) else str(value)))
     for name, value in case.inputs.init.items():
         infos.append(TensorInfo(f"init {name}", None, type(value).__name__, value))
     if case.inputs.train:

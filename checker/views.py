@@ -90,12 +90,15 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
                      "title": kata.title, "topic": practice.topic_name(kata.topic),
                      "level": practice.difficulty_word(kata.difficulty), "best": practice.duration(p.best_seconds),
                      "last": practice.ago(p.last_at)})
-    keep = _fit(columns, rows, heads, width)
-    out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
-    for name in keep:
-        out.add_column(heads[name], no_wrap=name != "title", overflow="fold" if name == "title" else "ellipsis")
-    for row in rows:
-        out.add_row(*(row[name] for name in keep))
+    def build(names: list[str]) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
+        for name in names:
+            table.add_column(heads[name], no_wrap=True)
+        for row in rows:
+            table.add_row(*(row[name] for name in names))
+        return table
+
+    out = build(_fit(columns, build, width))
     o = practice.overview(events)
     foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
                 style="bold")
@@ -103,17 +106,12 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     return Group(out, foot)
 
 
-def _fit(columns: list[str], rows: list[dict], heads: dict[str, str], width: int) -> list[str]:
-    """The columns that fit in `width`, dropping the least needed first (id and status always stay)."""
-    from rich.cells import cell_len
-
-    def need(name: str) -> int:
-        cells = [cell_len(str(row[name])) for row in rows] + [cell_len(heads[name])]
-        return min(max(cells), 48) if name == "title" else max(cells)
-
+def _fit(columns: list[str], build, width: int) -> list[str]:
+    """The columns whose table fits in `width` cells, dropping the least needed first (id and status stay)."""
+    console = Console(width=10_000, color_system=None, file=io.StringIO())  # measure unclamped
     keep = list(columns)
     for drop in ("title", "last", "best", "topic", "level"):
-        if sum(need(c) for c in keep) + 2 * (len(keep) - 1) <= width:
+        if console.measure(build(keep)).maximum <= width:
             break
         keep.remove(drop)
     return keep

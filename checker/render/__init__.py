@@ -204,7 +204,9 @@ def inputs_table(case: CaseResult) -> Table:
     table.add_column()
     for info in case.inputs:
         if info.shape is None:
-            table.add_row(info.name, tr("the run device") if info.dtype == "device" else f"{info.values!r}")
+            shown = tr("the device the check runs on") if info.dtype == "run device" else (
+                str(info.values) if info.dtype == "device" else f"{info.values!r}")
+            table.add_row(info.name, shown)
             continue
         described = f"{info.dtype} {list(info.shape)}"
         if info.values is not None and _count(info.shape) <= 16:
