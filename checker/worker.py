@@ -217,8 +217,11 @@ def _frames(exc: BaseException, learner_path: Path | None) -> str:
             frames = [f for f in frames if os.path.realpath(f.filename) == target]  # the path may be relative
         else:
             frames = list(frames)[-3:]
-        lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
-        return "".join(lines)[-4000:]
+        shown = "".join(traceback.format_list(frames))[-3000:]
+        said = "".join(traceback.format_exception_only(type(exc), exc))
+        # torch's messages run to thousands of characters (every backend an op lacks): cut the message,
+        # never the learner's own lines above it.
+        return shown + (said if len(said) <= 1000 else said[:1000].rstrip() + " …\n")
     except Exception:  # noqa: BLE001
         return ""
 
