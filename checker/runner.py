@@ -60,7 +60,9 @@ class Children:
     While it lives, this process is a child subreaper (Linux): a process the learner's code starts
     and orphans (a double fork, `os.setsid()`) is re-parented here instead of to init, so `cleanup`
     finds and ends it with every other descendant the check left. Processes that were already this
-    process's children when the check began are not touched.
+    process's children when the check began are not touched (one that another thread started
+    during the check would be taken for an orphan: kata starts none). Elsewhere only the learner's
+    process group is ended.
     """
 
     def __init__(self, limits: Limits):
@@ -234,28 +236,47 @@ class Children:
 
 # ---------------------------------------------------------------- descendants (Linux /proc; elsewhere a no-op)
 
-_PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
 _subreaper_users = 0
+_subreaper_before = 0  # whether this process was a subreaper already (then it stays one)
+_libc: object = None
 
 
 def _subreaper(on: bool) -> None:
     """Make this process a child subreaper while any `Children` lives (prctl, Linux only)."""
-    global _subreaper_users
+    global _subreaper_users, _subreaper_before
     _subreaper_users += 1 if on else -1
-    if (on and _subreaper_users == 1) or (not on and _subreaper_users == 0):
-        _prctl(_PR_SET_CHILD_SUBREAPER, 1 if on else 0)
+    if on and _subreaper_users == 1:
+        _subreaper_before = _prctl_get(_PR_GET_CHILD_SUBREAPER)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    elif not on and _subreaper_users == 0:
+        _prctl(_PR_SET_CHILD_SUBREAPER, _subreaper_before)
 
 
 def _prctl(option: int, value: int) -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
+    libc = _load_libc()
+    return libc is not None and libc.prctl(option, value, 0, 0, 0) == 0
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+
+def _prctl_get(option: int) -> int:
+    import ctypes
+
+    libc, value = _load_libc(), ctypes.c_int(0)
+    if libc is None or libc.prctl(option, ctypes.byref(value), 0, 0, 0) != 0:
+        return 0
+    return value.value
+
+
+def _load_libc() -> object:
+    global _libc
+    if _libc is None and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            _libc = ctypes.CDLL(None, use_errno=True)
+        except OSError:
+            _libc = False
+    return _libc or None
 
 
 def _processes() -> dict[int, int]:

@@ -326,6 +326,23 @@ def test_processes_this_process_already_had_are_left_alone(tmp_path):
         own.wait()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and a child subreaper are Linux's")
+def test_many_checks_in_one_process_leak_nothing(tmp_path):
+    """A pytest worker, or `kata watch`, checks again and again: no descriptor, child or flag is left over."""
+    from checker.runner import _PR_GET_CHILD_SUBREAPER, _children_of, _prctl_get
+
+    def state():
+        return sorted(os.listdir("/proc/self/fd")), sorted(_children_of(os.getpid())), _prctl_get(_PR_GET_CHILD_SUBREAPER)
+
+    run_check(_learner(tmp_path, RIGHT), "gae", seed=4)  # whatever a first check opens for good (torch's lazy loads)
+    before = state()
+    for n, escape in enumerate([SETSID, DOUBLE_FORK, ""]):
+        marker = tmp_path / f"grandchild{n}"
+        result = run_check(_learner(tmp_path, escape.format(marker=str(marker)) + RIGHT), "gae", seed=4)
+        assert result.status is Status.PASS, _said(result)
+    assert state() == before
+
+
 def test_a_learner_that_closes_its_channel_and_hangs_times_out(tmp_path):
     """The verdict does not wait on the channel closing, nor on a child that closed it and went on."""
     target = _learner(tmp_path, "import os, time\nfor fd in range(3, 64):\n    try:\n        os.close(fd)\n"
