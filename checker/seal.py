@@ -44,6 +44,7 @@ SOLUTIONS = (str(ROOT / "reference"), str(ROOT / "checker" / "specs"), str(ROOT 
 FOLDERS = {os.path.basename(folder) for folder in SOLUTIONS}
 SEALED_MODULES = ("reference", "checker.specs")  # and their submodules
 SEALED_PREFIXES = ("kata_reference_", "kata_warm_")  # the names kata loads the reference under
+STDLIB = os.path.dirname(os.path.realpath(os.__file__))  # importlib, runpy, pathlib, io: they act for their caller
 WARNINGS = os.path.realpath(warnings.__file__)  # its frames read source lines to quote a warning, for whoever warned
 
 _state: "_Seal | None" = None
@@ -93,23 +94,42 @@ class _Seal:
         self._real: dict[str, str] = {}  # a frame's co_filename -> the real path of its file
 
     def learner_on_stack(self, reading: str | None = None) -> bool:
-        """Whether the learner's code is asking: a frame of its file (or of a module beside it) is on
-        the stack. Not when the warnings machinery is, nor when the file being read (`reading`) is the
-        code of a frame on the stack: a library quoting the stack (a warning, `traceback.extract_stack`,
-        `inspect.stack()`) reads those for whoever called it."""
+        """Whether the learner's code is behind what happens now: a frame of its file (or of a module
+        beside it) is on the stack."""
+        return self._ask(reading)[1]
+
+    def learner_asks(self, reading: str | None = None) -> bool:
+        """Whether the learner's code asked itself: the nearest frame outside the standard library is
+        the learner's (not kata's own code importing lazily while the learner's function runs below)."""
+        return self._ask(reading)[0]
+
+    def _ask(self, reading: str | None) -> tuple[bool, bool]:
+        """(asks, on the stack). Neither while the warnings machinery runs, nor when the file being
+        read (`reading`) is the code of a frame on the stack: a library quoting the stack (a warning,
+        `traceback.extract_stack`, `inspect.stack()`) reads those for whoever called it."""
         if self.learner is None:
-            return False
-        frame, found = sys._getframe(2), False
+            return False, False
+        frame, nearest, found = sys._getframe(3), None, False
         while frame is not None:
-            filename = frame.f_code.co_filename
-            real = self._real.get(filename)
+            real = self._real.get(frame.f_code.co_filename)
             if real is None:
-                real = self._real[filename] = os.path.realpath(filename)
+                real = self._real[frame.f_code.co_filename] = _real(frame.f_code.co_filename)
             if real == WARNINGS or real == reading:
-                return False
-            found = found or real == self.learner or (os.path.dirname(real) == self.folder and not _under(real, KATA_CODE))
+                return False, False
+            mine = real == self.learner or (os.path.dirname(real) == self.folder and not _under(real, KATA_CODE))
+            found = found or mine
+            if nearest is None and not _stdlib(real):
+                nearest = mine
             frame = frame.f_back
-        return found
+        return bool(nearest), found
+
+
+def _stdlib(real: str) -> bool:
+    return real.startswith("<frozen") or (_under(real, (STDLIB,)) and "-packages" + os.sep not in real)
+
+
+def _real(filename: str) -> str:
+    return filename if filename.startswith("<") else os.path.realpath(filename)
 
 
 def _attempt(kind: str, what: str) -> None:
@@ -148,18 +168,21 @@ def _audit(event: str, args: tuple) -> None:
         kind, real = where
         if real == _state.learner:  # kata's own test corpus is checked where it lies, like any learner's file
             return
-        ours = _state.learner_on_stack(reading=real)
-        if ours:
-            _state.attempts.append(("read", os.path.relpath(real, ROOT)))
-        if kind == "solution" or ours:
-            raise PermissionError(errno.EACCES, read_message(os.path.relpath(real, ROOT)))
+        shown = os.path.relpath(real, ROOT)
+        if kind == "solution":  # refused whoever asks; the learner's attempt if its code is behind it
+            if _state.learner_on_stack(reading=real):
+                _state.attempts.append(("read", shown))
+            raise PermissionError(errno.EACCES, read_message(shown))
+        if _state.learner_asks(reading=real):  # kata's other code: its own lazy imports go on
+            _state.attempts.append(("read", shown))
+            raise PermissionError(errno.EACCES, read_message(shown))
     elif event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
         if _state.learner_on_stack():  # a search of memory finds kata's objects: its classes, its answers
             _state.attempts.append(("objects", event))
             raise PermissionError(errno.EACCES, objects_message(event))
     elif event == "import":
         name = args[0] if args and isinstance(args[0], str) else ""
-        if name.split(".")[0] in ("reference", "checker") and _state.learner_on_stack():
+        if name.split(".")[0] in ("reference", "checker") and _state.learner_asks():
             _state.attempts.append(("import", name))
             raise ImportError(import_message(name), name=name)
 
@@ -170,11 +193,13 @@ class _Finder:
 
     @staticmethod
     def find_spec(name: str, path: object = None, target: object = None) -> None:
-        top = name.split(".")[0]
-        if name.startswith(SEALED_PREFIXES) or (top in ("reference", "checker") and _state.learner_on_stack()):
+        if name.startswith(SEALED_PREFIXES) or name.split(".")[0] == "reference":
             _attempt("import", name)
-            raise ImportError(import_message(name), name=name)
-        return None
+        elif name.split(".")[0] == "checker" and _state.learner_asks():
+            _state.attempts.append(("import", name))
+        else:
+            return None
+        raise ImportError(import_message(name), name=name)
 
 
 def seal(keep: tuple[object, ...] = ()) -> None:

@@ -230,6 +230,31 @@ def test_kata_own_code_still_works_in_the_sealed_child(tmp_path):
     assert result.status is Status.PASS, _said(result)
 
 
+def test_kata_own_lazy_imports_work_while_the_learners_code_runs(tmp_path, monkeypatch):
+    """A spec's call hook may wrap the learner's function in a torch function mode (the device
+    tracker does) that imports a module of kata's lazily, with the learner's frames below it."""
+    from torch.overrides import TorchFunctionMode
+
+    from checker import spec as spec_api
+
+    gae_spec = importlib.import_module(GAE_SPEC)
+    monkeypatch.delitem(sys.modules, "checker.bench", raising=False)  # so the child has to read it from disk
+
+    class LazyMode(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            if func is torch.zeros_like:  # called by the learner's function, not by kata's set-up around it
+                importlib.import_module("checker.bench")
+            return func(*args, **(kwargs or {}))
+
+    def call(kata, entry, inputs, device, track_device=False):
+        with LazyMode():
+            return spec_api.call(kata, entry, inputs, device, track_device)
+
+    monkeypatch.setattr(gae_spec, "call", call, raising=False)
+    result = run_check(_learner(tmp_path, RIGHT), "gae", seed=4, case="done_in_middle")
+    assert result.status is Status.PASS, _said(result)
+
+
 def test_a_module_kata_passes_sealed(tmp_path):
     """mha's call hook lives in a sealed module (checker.specs._attention): the child keeps what it uses."""
     target = tmp_path / "mha.py"
@@ -295,7 +320,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a child subreaper is Linux's")
 @pytest.mark.parametrize("escape", [SETSID, DOUBLE_FORK], ids=["setsid", "double_fork"])
-def test_a_detached_grandchild_neither_delays_the_verdict_nor_outlives_the_check(tmp_path, escape):
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
+def test_a_detached_grandchild_neither_delays_the_verdict_nor_outlives_the_check(tmp_path, escape, pidfd, monkeypatch):
+    if not pidfd:  # where there is no pidfd (Linux before 5.3, other systems) the parent polls for the child's end
+        monkeypatch.setattr("checker.runner._pidfd", lambda pid: -1)
     marker = tmp_path / "grandchild"
     target = _learner(tmp_path, escape.format(marker=str(marker)) + RIGHT)
     started = time.monotonic()
