@@ -145,8 +145,8 @@ class _Run:
     def execute(self) -> CheckResult:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
+        learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
         cached = _REFERENCE_CACHE.get(key)
-        learner = self.children.fork(self._learner)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
         self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds
