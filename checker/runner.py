@@ -225,13 +225,30 @@ class Children:
         """Kill and reap the children this process gained during the check that are not its own:
         orphans of the learner's processes, re-parented here. Killing one orphans its children in
         turn, which come here too: repeat until none is left (bounded, against a fork bomb)."""
+        tried: set[int] = set()
         for _ in range(rounds):
-            strays = [pid for pid in _children_of(os.getpid()) if pid not in self._before]
+            strays = [pid for pid in _children_of(os.getpid()) if pid not in self._before and pid not in tried]
             if not strays:
                 return
+            tried.update(strays)
             _kill_trees(strays)
-            for pid in strays:
-                self.reap(pid)
+            _reap_soon(strays)
+
+
+def _reap_soon(pids: list[int], seconds: float = 2.0) -> None:
+    """Reap `pids` (killed just now) as they end, waiting at most `seconds`: a process we could not kill
+    must not hold up the check's end for ever."""
+    left, deadline = set(pids), time.monotonic() + seconds
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            except ChildProcessError:
+                pass
+            left.discard(pid)
+        if left:
+            time.sleep(0.005)
 
 
 # ---------------------------------------------------------------- descendants (Linux /proc; elsewhere a no-op)
