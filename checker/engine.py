@@ -28,7 +28,7 @@ from checker.compare import SMALL, compare_outcome
 from checker.errors import KataError
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.runner import Children, Stream, decode_outcome, exit_words
-from checker.worker import Limits, describe_error, isolate, load_entry, send, serve
+from checker.worker import Limits, describe_error, isolate, load_entry, refusal, send, serve
 
 # The reference's answers for one run's cases never change: a process that checks again and again
 # (kata watch) reuses them, so each re-check forks only the learner's child.
@@ -104,18 +104,26 @@ class _Run:
     # ---------------------------------------------------------------- children
 
     def _learner(self, fd: int) -> None:
-        isolate(self.children.capture.fileno(), self.limits, self.device, fd)
+        # The child keeps only the spec's call hook: the spec itself (its known mistakes are solutions with
+        # the switches off) and the reference's cached answers are sealed away before the learner's file runs.
+        hook, kata, run_device = getattr(self.spec, "call", spec_api.call), self.kata, self.device
+        self.spec = None
+        _REFERENCE_CACHE.clear()
+        isolate(self.children.capture.fileno(), self.limits, self.device, fd, keep=(hook,))
         _fast_math_off()
+        error = None
         try:
-            entry = load_entry(self.path, self.kata.entry, f"kata_learner_{self.kata.module}")
+            entry = load_entry(self.path, kata.entry, f"kata_learner_{kata.module}")
         except BaseException as exc:  # noqa: BLE001 — an import-time failure is the learner's
-            send(fd, {"m": "fatal", "stage": "import", "error": describe_error(exc, self.path)})
+            error = describe_error(exc, self.path)
+        error = refusal(error)
+        if error is not None:
+            send(fd, {"m": "fatal", "stage": "import", "error": error})
             return
 
         def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
-            device = torch.device("cpu") if case.device_independent else self.device
-            hook = getattr(self.spec, "call", spec_api.call)
-            return [hook(self.kata, entry, case.inputs, device, track_device=case.family.track_device)]
+            device = torch.device("cpu") if case.device_independent else run_device
+            return [hook(kata, entry, case.inputs, device, track_device=case.family.track_device)]
 
         serve(fd, run_case, self.cases, self.path, send_args=True)
 
@@ -137,8 +145,8 @@ class _Run:
     def execute(self) -> CheckResult:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
+        learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
         cached = _REFERENCE_CACHE.get(key)
-        learner = self.children.fork(self._learner)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
         self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds

@@ -17,9 +17,9 @@ from typing import Callable
 
 import torch
 
-from checker import codec
+from checker import codec, seal
 from checker import spec as spec_api
-from checker.worker import Limits, child_main
+from checker.worker import Limits, child_main, quiet
 
 OUTPUT_TAIL = 4000
 
@@ -55,57 +55,113 @@ def decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:
 
 
 class Children:
-    """The children of one check (or bench, or mistake run), and the file their output goes to."""
+    """The children of one check (or bench, or mistake run), and the file their output goes to.
+
+    While it lives, this process is a child subreaper (Linux): a process the learner's code starts
+    and orphans (a double fork, `os.setsid()`) is re-parented here instead of to init, so `cleanup`
+    finds and ends it with every other descendant the check left. Processes that were already this
+    process's children when the check began are not touched (one that another thread started
+    during the check would be taken for an orphan: kata starts none). Elsewhere only the learner's
+    process group is ended.
+    """
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.capture = tempfile.TemporaryFile()
         self.pids: list[int] = []
         self.timed_out = False
+        self._unreaped: set[int] = set()
+        _subreaper(True)
+        self._before = set(_children_of(os.getpid()))
 
     def fork(self, body: Callable[[int], None]) -> Stream:
         """Run `body(channel_fd)` in a forked child; returns the stream to read its messages from."""
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()  # or the child would print the parent's buffered output again
         sys.stderr.flush()
+        seal.solution_modules()  # what a learner's child will seal, found here where it copies no pages
         pid = os.fork()
         if pid == 0:  # pragma: no cover — runs in the child
             os.close(read_fd)
+            quiet()
             torch.set_num_threads(1)  # forked after torch: one thread avoids OpenMP's fork hang
             child_main(write_fd, lambda: body(write_fd))
         os.close(write_fd)
+        os.set_blocking(read_fd, False)
         self.pids.append(pid)
+        self._unreaped.add(pid)
         return Stream(pid, read_fd)
 
     def collect(self, streams: list[Stream], deadline: float, on_message: Callable[[Stream], None] | None = None) -> None:
-        """Read every stream until each has closed or the deadline passes (then `timed_out` is set)."""
+        """Read every stream until each child has ended and its channel is drained, or the deadline
+        passes (then `timed_out` is set). A child's end is seen from the child itself (a pidfd, or
+        polling), not from the channel closing: a grandchild may hold the channel open for ever."""
         selector = selectors.DefaultSelector()
-        for stream in streams:
-            selector.register(stream.fd, selectors.EVENT_READ, stream)
-        open_count = len(streams)
-        while open_count:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.timed_out = True
-                break
-            for key, _ in selector.select(timeout=min(left, 0.5)):
-                stream: Stream = key.data
+        exits: dict[int, int] = {}  # stream index -> pidfd
+        for n, stream in enumerate(streams):
+            selector.register(stream.fd, selectors.EVENT_READ, (n, "channel"))
+            pidfd = _pidfd(stream.child)
+            if pidfd >= 0:
+                exits[n] = pidfd
+                selector.register(pidfd, selectors.EVENT_READ, (n, "exit"))
+        try:
+            while any(not self._finished(s) for s in streams):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.timed_out = True
+                    break
+                polling = any(n not in exits and streams[n].status is None for n in range(len(streams)))
+                for key, _ in selector.select(timeout=min(left, 0.02 if polling else 0.5)):
+                    n, what = key.data
+                    stream = streams[n]
+                    if what == "channel":
+                        self._read(stream, selector, on_message)
+                    else:
+                        selector.unregister(key.fd)
+                        self._ended(stream, selector, on_message)
+                for n, stream in enumerate(streams):
+                    if n not in exits and stream.status is None and _exited(stream.child):
+                        self._ended(stream, selector, on_message)
+        finally:
+            for stream in streams:
+                self._close(stream, selector)
+            for pidfd in exits.values():
+                os.close(pidfd)
+            selector.close()
+
+    @staticmethod
+    def _finished(stream: Stream) -> bool:
+        return stream.fd < 0 and stream.status is not None
+
+    def _read(self, stream: Stream, selector: selectors.BaseSelector, on_message: Callable[[Stream], None] | None,
+              budget: int = 1 << 62) -> None:
+        """Read what the channel holds now (at most `budget` bytes); close it at end of file."""
+        while stream.fd >= 0 and budget > 0:
+            try:
                 chunk = os.read(stream.fd, 1 << 20)
-                if chunk:
-                    self._feed(stream, chunk, on_message)
-                    continue
-                selector.unregister(stream.fd)
-                os.close(stream.fd)
-                stream.fd = -1
-                stream.garbled |= stream.reader.pending  # a message cut off mid-frame: someone wrote over us
-                stream.status = self.reap(stream.child)
-                open_count -= 1
-        for stream in streams:
-            if stream.fd >= 0:
-                selector.unregister(stream.fd)
-                os.close(stream.fd)
-                stream.fd = -1
-        selector.close()
+            except BlockingIOError:
+                return
+            if not chunk:
+                self._close(stream, selector)
+                return
+            budget -= len(chunk)
+            self._feed(stream, chunk, on_message)
+
+    def _ended(self, stream: Stream, selector: selectors.BaseSelector, on_message: Callable[[Stream], None] | None) -> None:
+        """The child has exited: reap it, take what it wrote (it is all in the pipe by now) and stop
+        listening, whoever else still holds the channel's other end."""
+        stream.status = self.reap(stream.child)
+        self._read(stream, selector, on_message, budget=64 << 20)  # bounded: a grandchild may keep writing
+        self._close(stream, selector)
+
+    @staticmethod
+    def _close(stream: Stream, selector: selectors.BaseSelector) -> None:
+        if stream.fd < 0:
+            return
+        selector.unregister(stream.fd)
+        os.close(stream.fd)
+        stream.fd = -1
+        stream.garbled |= stream.reader.pending  # a message cut off mid-frame: someone wrote over us
 
     def _feed(self, stream: Stream, chunk: bytes, on_message: Callable[[Stream], None] | None) -> None:
         if stream.garbled:
@@ -122,8 +178,8 @@ class Children:
         if on_message is not None:
             on_message(stream)
 
-    @staticmethod
-    def reap(pid: int) -> int | None:
+    def reap(self, pid: int) -> int | None:
+        self._unreaped.discard(pid)
         try:
             _, status = os.waitpid(pid, 0)
             return status
@@ -139,24 +195,171 @@ class Children:
         return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
 
     def kill_groups(self) -> None:
-        """Kill what the learner's code left running in its process group (its grandchildren)."""
+        """Kill what the learner's code left running: its process group, and every process
+        descended from a child of this check (a grandchild that left the group with setsid too)."""
         for pid in self.pids:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        if self._unreaped:  # a child that has not ended yet (one that has, left its descendants to us)
+            _kill_trees(sorted(self._unreaped))
 
     def cleanup(self) -> None:
-        """End every child and anything the learner's code left running in its process group."""
+        """End every child, everything they started, and the orphans that came to this process."""
+        if self.capture.closed:
+            return
         self.kill_groups()
-        for pid in self.pids:
+        for pid in sorted(self._unreaped):  # a reaped child's number may belong to someone else by now
             try:
                 os.kill(pid, signal.SIGKILL)  # a child that never made its own group (the reference)
             except (ProcessLookupError, PermissionError):
                 pass
             self.reap(pid)
         self.pids.clear()
+        self._sweep()
+        _subreaper(False)
         self.capture.close()
+
+    def _sweep(self, rounds: int = 50) -> None:
+        """Kill and reap the children this process gained during the check that are not its own:
+        orphans of the learner's processes, re-parented here. Killing one orphans its children in
+        turn, which come here too: repeat until none is left (bounded, against a fork bomb)."""
+        tried: set[int] = set()
+        for _ in range(rounds):
+            strays = [pid for pid in _children_of(os.getpid()) if pid not in self._before and pid not in tried]
+            if not strays:
+                return
+            tried.update(strays)
+            _kill_trees(strays)
+            _reap_soon(strays)
+
+
+def _reap_soon(pids: list[int], seconds: float = 2.0) -> None:
+    """Reap `pids` (killed just now) as they end, waiting at most `seconds`: a process we could not kill
+    must not hold up the check's end for ever."""
+    left, deadline = set(pids), time.monotonic() + seconds
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            except ChildProcessError:
+                pass
+            left.discard(pid)
+        if left:
+            time.sleep(0.005)
+
+
+# ---------------------------------------------------------------- descendants (Linux /proc; elsewhere a no-op)
+
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+_subreaper_users = 0
+_subreaper_before = 0  # whether this process was a subreaper already (then it stays one)
+_libc: object = None
+
+
+def _subreaper(on: bool) -> None:
+    """Make this process a child subreaper while any `Children` lives (prctl, Linux only)."""
+    global _subreaper_users, _subreaper_before
+    _subreaper_users += 1 if on else -1
+    if on and _subreaper_users == 1:
+        _subreaper_before = _prctl_get(_PR_GET_CHILD_SUBREAPER)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    elif not on and _subreaper_users == 0:
+        _prctl(_PR_SET_CHILD_SUBREAPER, _subreaper_before)
+
+
+def _prctl(option: int, value: int) -> bool:
+    libc = _load_libc()
+    return libc is not None and libc.prctl(option, value, 0, 0, 0) == 0
+
+
+def _prctl_get(option: int) -> int:
+    import ctypes
+
+    libc, value = _load_libc(), ctypes.c_int(0)
+    if libc is None or libc.prctl(option, ctypes.byref(value), 0, 0, 0) != 0:
+        return 0
+    return value.value
+
+
+def _load_libc() -> object:
+    global _libc
+    if _libc is None and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            _libc = ctypes.CDLL(None, use_errno=True)
+        except OSError:
+            _libc = False
+    return _libc or None
+
+
+def _processes() -> dict[int, int]:
+    """Every process this user can see: pid -> parent pid (/proc; empty where there is none)."""
+    parents: dict[int, int] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return parents
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:  # os-level calls: this runs a few times per check, over every process on the machine
+            fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
+        except OSError:
+            continue  # it ended meanwhile
+        try:
+            stat = os.read(fd, 1024)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        fields = stat[stat.rfind(b")") + 2:].split(b" ", 2)  # the name in parentheses may hold spaces
+        if len(fields) > 1 and fields[1].isdigit():
+            parents[int(name)] = int(fields[1])
+    return parents
+
+
+def _children_of(pid: int) -> list[int]:
+    return [child for child, parent in _processes().items() if parent == pid]
+
+
+def _kill_trees(roots: list[int]) -> None:
+    """SIGKILL each of `roots` that is still a child of this process, and all its descendants. A root
+    that is no longer our child was reaped, and its number may already belong to someone else."""
+    parents = _processes()
+    me = os.getpid()
+    by_parent: dict[int, list[int]] = {}
+    for child, parent in parents.items():
+        by_parent.setdefault(parent, []).append(child)
+    todo = [pid for pid in roots if parents.get(pid) == me]
+    while todo:
+        pid = todo.pop()
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        todo += by_parent.get(pid, [])
+
+
+def _pidfd(pid: int) -> int:
+    """A file descriptor that becomes readable when `pid` exits (Linux 5.3+), or -1."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return -1
+
+
+def _exited(pid: int) -> bool:
+    """Whether the child `pid` has exited (without reaping it)."""
+    try:
+        return bool(os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT))
+    except ChildProcessError:
+        return True
+    except (AttributeError, OSError):
+        return False
 
 
 def exit_words(status: int | None) -> str:

@@ -34,7 +34,7 @@ def read_source(path: Path) -> tuple[str | None, Finding | None]:
     if b"\x00" in data:
         return None, Finding("error", f"{path.name} is a binary file, not Python source.")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is not source; Python skips it too
     except UnicodeDecodeError as exc:
         return None, Finding("error", f"{path.name} is not valid UTF-8 (byte {exc.start}): save it as UTF-8 text.")
     if not text.strip():
@@ -43,7 +43,7 @@ def read_source(path: Path) -> tuple[str | None, Finding | None]:
 
 
 def kata_line(text: str) -> str | None:
-    for line in text.splitlines()[:5]:
+    for line in text.removeprefix("\ufeff").splitlines()[:5]:
         match = KATA_LINE.match(line.strip())
         if match:
             return match.group(1)

@@ -8,6 +8,7 @@ learner's code never touches.
 """
 from __future__ import annotations
 
+import dis
 import faulthandler
 import importlib.util
 import os
@@ -23,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from checker import codec
+from checker import codec, seal
 from checker import spec as spec_api
 from checker.devices import DeviceProblem
 
@@ -45,6 +46,7 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
     module_spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_name] = module
+    seal.enter_learner(path)  # in a sealed (learner's) child, its frames are the learner's from here on
     module_spec.loader.exec_module(module)
     try:
         return getattr(module, name)
@@ -52,10 +54,12 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
         raise LookupError(f"{path.name} does not define '{name}' once it has run") from None
 
 
-def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int) -> None:
+def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int, keep: tuple = ()) -> None:
     """Fence the learner's process: own process group, no stdin, captured output, bounded memory,
-    and no file descriptors but its own channel (whatever else the parent had open is not its to touch)."""
+    no file descriptors but its own channel (whatever else the parent had open is not its to touch),
+    and kata's solutions out of reach (checker.seal; `keep`: kata's functions the child still calls)."""
     os.setpgid(0, 0)
+    seal.seal(keep)
     faulthandler.disable()  # a crash is reported by the parent, not dumped onto the terminal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends us; Ctrl-C is the parent's to handle
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -74,6 +78,19 @@ def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: i
     if device.type == "cpu" and limits.memory_bytes > 0:  # CUDA maps huge address ranges: no AS cap there
         cap = _mapped_bytes() + limits.memory_bytes
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def quiet() -> None:
+    """Send a child's output nowhere. kata's own children (the reference, the known mistakes, the
+    bench) must print nothing: a variant that overflows on purpose would put NumPy's warning, quoting
+    its line, above the report as if it were the learner's. The learner's child then gets its captured
+    output from `isolate`."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 — lives as long as the process
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
 
 
 def _mapped_bytes() -> int:
@@ -111,9 +128,9 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                 problem = {"kind": "device", "item": "", "message": exc.problem}
                 send(fd, {"m": "case", "i": i, "problems": [problem], "t": time.perf_counter() - started})
                 continue
-            error = describe_error(exc, learner_path)
+            error = refusal(describe_error(exc, learner_path))
             send(fd, {"m": "case", "i": i, "error": error, "t": time.perf_counter() - started})
-            if isinstance(exc, NotImplementedError) and i == 0:
+            if i == 0 and isinstance(exc, NotImplementedError) and not error.get("refused") and _raised_in(exc, learner_path):
                 send(fd, {"m": "stub"})
                 return
             if error["type"] == "MemoryError":  # every further case would fill memory again
@@ -121,6 +138,10 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                 return
             continue
         elapsed = time.perf_counter() - started
+        refused = refusal(None)
+        if refused is not None:  # it reached for kata's reference and caught the refusal: the case does not count
+            send(fd, {"m": "case", "i": i, "error": refused, "t": elapsed})
+            continue
         buffers: list[bytes] = []
         header = {"m": "case", "i": i, "t": elapsed, "outcomes": [_encode_outcome(o, buffers) for o in outcomes]}
         if send_args and outcomes:
@@ -128,6 +149,30 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                                if isinstance(v, (torch.Tensor, np.ndarray))}
         codec.write_message(fd, header, buffers)
     send(fd, {"m": "done"})
+
+
+def refusal(error: dict[str, str] | None) -> dict[str, str] | None:
+    """`error`, or the refusal the learner's code met since the last call (it takes precedence: the
+    learner's code may have caught it and gone on)."""
+    attempt = seal.take_attempt()
+    if attempt is None:
+        return error
+    return {"type": "ImportError", "message": seal.attempt_message(attempt), "traceback": (error or {}).get("traceback", ""),
+            "refused": "yes"}
+
+
+def _raised_in(exc: BaseException, learner_path: Path | None) -> bool:
+    """Whether `exc` was raised by a `raise` statement in the learner's file (the stub's), not by a
+    library the learner's code called (torch raises NotImplementedError for an op a dtype lacks)."""
+    tb = exc.__traceback__
+    if tb is None or learner_path is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    if os.path.realpath(code.co_filename) != os.path.realpath(learner_path):
+        return False
+    return 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == dis.opmap["RAISE_VARARGS"]
 
 
 def _encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
@@ -166,14 +211,19 @@ def _safe_str(exc: BaseException) -> str:
 def _frames(exc: BaseException, learner_path: Path | None) -> str:
     """The traceback cut to the learner's own frames (kata's and torch's frames are noise)."""
     try:
-        frames = traceback.extract_tb(exc.__traceback__)
+        # Lines are read only for the frames shown: reading kata's own sources here would cache them where
+        # the learner's next case could look.
+        frames = traceback.StackSummary.extract(traceback.walk_tb(exc.__traceback__), lookup_lines=False)
         if learner_path is not None:
-            target = str(learner_path.resolve())
-            frames = [f for f in frames if f.filename == target]
+            target = os.path.realpath(learner_path)
+            frames = [f for f in frames if os.path.realpath(f.filename) == target]  # the path may be relative
         else:
-            frames = frames[-3:]
-        lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
-        return "".join(lines)[-4000:]
+            frames = list(frames)[-3:]
+        shown = "".join(traceback.format_list(frames))[-3000:]
+        said = "".join(traceback.format_exception_only(type(exc), exc))
+        # torch's messages run to thousands of characters (every backend an op lacks): cut the message,
+        # never the learner's own lines above it.
+        return shown + (said if len(said) <= 1000 else said[:1000].rstrip() + " …\n")
     except Exception:  # noqa: BLE001
         return ""
 

@@ -130,3 +130,87 @@ def test_a_module_with_misnamed_parameters_is_told_which(tmp_path):
     assert result.status is Status.ERROR
     said = _everything_said(result)
     assert "missing w_q.weight, w_q.bias" in said and "unexpected wq.weight, wq.bias" in said, said
+
+
+# ---------------------------------------------------------------- files of every shape
+
+BROKEN = ROOT / "tests" / "fixtures" / "broken"
+
+
+def test_the_shaped_fixtures_hold_the_bytes_they_are_about():
+    """Were git to convert line endings or an editor to drop the mark, the fixtures above would test nothing."""
+    for name in ("utf8_bom.py", "utf8_bom_crlf.py"):
+        assert (BROKEN / name).read_bytes().startswith(b"\xef\xbb\xbf# kata: gae"), name
+    for name in ("crlf_line_endings.py", "utf8_bom_crlf.py"):
+        data = (BROKEN / name).read_bytes()
+        assert data.count(b"\r\n") == data.count(b"\n") > 10, name
+    assert b"\n\t\t" in (BROKEN / "tab_indentation.py").read_bytes()
+
+
+def test_a_file_with_a_byte_order_mark_is_found_by_its_kata_line(tmp_path):
+    from checker import commands
+    from checker.state import Store
+
+    target = tmp_path / "my_attempt.py"  # no kata is called that: only the '# kata:' line names it
+    target.write_bytes((BROKEN / "utf8_bom_crlf.py").read_bytes())
+    assert commands.resolve_target(str(target), None, Store()).kata.id == "gae"
+    assert run_check(target, seed=2).status is Status.PASS
+
+
+def test_modules_beside_the_learners_file_import_as_in_a_script(tmp_path):
+    (tmp_path / "gae_helpers.py").write_text(
+        "import torch\n\ndef discounted(rewards, dones, values, gamma, lam):\n"
+        "    T = rewards.shape[0]\n    nd = 1.0 - dones.to(rewards.dtype)\n    adv = torch.zeros_like(rewards)\n"
+        "    gae, nxt = torch.zeros_like(rewards[0]), torch.zeros_like(rewards[0])\n"
+        "    for t in reversed(range(T)):\n        delta = rewards[t] + gamma * nxt * nd[t] - values[t]\n"
+        "        gae = delta + gamma * lam * nd[t] * gae\n        adv[t], nxt = gae, values[t]\n    return adv\n")
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\nfrom gae_helpers import discounted\n\n"
+                      "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
+                      "    adv = discounted(rewards, dones, values, gamma, lam)\n"
+                      "    return (adv - adv.mean()) / (adv.std() + 1e-8), adv + values\n")
+    assert run_check(target, "gae", seed=2).status is Status.PASS
+
+
+def test_top_level_prints_are_captured_and_shown(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_bytes((BROKEN / "top_level_test_prints.py").read_bytes())
+    result = run_check(target, "gae", seed=2)
+    assert result.status is Status.PASS and "trying my function: (tensor(" in result.output, result.output
+
+
+# ---------------------------------------------------------------- not implemented: the stub's, or torch's
+
+
+@pytest.mark.parametrize("kata_id", ["gae", "mha"])
+def test_the_stub_is_not_implemented_yet(tmp_path, kata_id):
+    from checker import catalog
+
+    kata = catalog.get(kata_id)
+    target = tmp_path / kata.filename
+    target.write_text(kata.stub("en"))
+    result = run_check(target, kata_id, seed=2)
+    assert result.status is Status.ERROR and "is not implemented yet" in result.message, result.message
+
+
+def test_a_not_implemented_error_from_torch_is_an_error_of_the_case(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_bytes((BROKEN / "torch_not_implemented.py").read_bytes())
+    result = run_check(target, "gae", seed=2)
+    assert result.status is Status.ERROR and "not implemented yet" not in result.message, result.message
+    first = result.cases[0]
+    assert first.error.type == "NotImplementedError" and "SparseCPU" in first.error.message
+    assert "rewards.to_sparse().flip(0)" in first.error.traceback  # the learner's own line, shown
+    assert len(result.cases) > 1  # the check went on past the first case
+
+
+def test_a_not_implemented_error_raised_by_torchs_python_code_is_not_a_stub_either(tmp_path):
+    """nn.Module.forward itself raises NotImplementedError (a raise statement, in torch's file, not the learner's)."""
+    source = (ROOT / "reference" / "mha.py").read_text().replace("def forward(self, x", "def attend(self, x")
+    source += "\n    def forward(self, x, mask=None):\n        return nn.Module.forward(self, x)\n"
+    target = tmp_path / "mha.py"
+    target.write_text("# kata: mha\n" + source)
+    result = run_check(target, "mha", seed=2, case="no_mask")
+    said = _everything_said(result)
+    assert result.status is Status.ERROR and "not implemented yet" not in said, said
+    assert 'missing the required "forward" function' in said and "return nn.Module.forward(self, x)" in said, said
