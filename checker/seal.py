@@ -240,8 +240,16 @@ def solution_modules() -> None:
     for name in names:
         module = sys.modules[name]
         if isinstance(module, types.ModuleType) and not isinstance(module, _Sealed):
-            classes += [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == name]
+            # Only modules can be found whatever sys.modules says (nn.Module.__subclasses__()); the specs'
+            # other classes (a dispatch mode that watches memory, a schedule runner) are kata's machinery.
+            classes += [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == name
+                        and _is_module_class(v)]
     _found = (len(sys.modules), names, classes)
+
+
+def _is_module_class(cls: type) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and issubclass(cls, torch.nn.Module)
 
 
 def _solutions() -> tuple[list[str], list[type]]:

@@ -161,6 +161,8 @@ def place(value: Any, device: torch.device) -> Any:
         return device
     if isinstance(value, torch.Tensor):
         return value.to(device)
+    if isinstance(value, (tuple, list)):  # a cache passed as (k, v)
+        return type(value)(place(v, device) for v in value)
     return value
 
 

@@ -100,7 +100,7 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
         args[name] = args[name].detach().requires_grad_(True)
     x = args["x"]
     cache = (args[PAST[0]], args[PAST[1]]) if PAST[0] in args else None
-    run = _Schedule(kata, module, device, track_device)
+    run = _Schedule(kata, module, device, track_device, inputs.simulate)
     first = None
     for n in inputs.args[CHUNKS]:
         start = sum(run.lengths)
@@ -132,8 +132,9 @@ class _Schedule:
     """One module's calls: each one run as the default protocol runs a call (device tracking
     included), its output recorded, and the cache it was given compared before and after."""
 
-    def __init__(self, kata, module: nn.Module, device: torch.device, track_device: bool):
+    def __init__(self, kata, module: nn.Module, device: torch.device, track_device: bool, simulate: str | None = None):
         self.kata, self.module, self.device, self.track_device = kata, module, device, track_device
+        self.simulate = simulate  # the case's simulated device: each call runs there, the reference's too
         self.lengths: list[int] = []
         self.extras: dict = {}
         self.changed: list[tuple[int, int]] = []
@@ -142,7 +143,7 @@ class _Schedule:
     def step(self, x: torch.Tensor, cache):
         n = len(self.lengths) + 1
         before = None if cache is None else [(tuple(t.shape), t.detach().clone()) for t in cache]
-        inputs = Inputs(args={"x": x, "past_kv": cache})
+        inputs = Inputs(args={"x": x, "past_kv": cache}, simulate=self.simulate)
         value = spec_api.call(self.kata, lambda: self.module, inputs, self.device, self.track_device).value
         self.lengths.append(x.size(1))
         if before is not None:
