@@ -211,6 +211,7 @@ class _Run:
         results = [self._judged.get(i) or self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
                    if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
         results = self._name_mistakes(results)
+        base = replace(base, **self._printed(results, learner))
         if learner.has("stub"):
             return replace(base, message=f"{self.kata.entry} is not implemented yet: it still raises NotImplementedError. "
                                          f"Write it in {self.path.name}, then check again.",
@@ -229,6 +230,20 @@ class _Run:
             return learner.current
         done = learner.by_case()
         return max(done) + 1 if done and max(done) + 1 < len(self.cases) else (0 if not done else None)
+
+    def _printed(self, results: list[CaseResult], learner: Stream) -> dict:
+        """The learner's printing to show: the first failing case's own, when the offsets say which it was."""
+        starts = learner.printed_at
+        index = {case.name: i for i, case in enumerate(self.cases)}
+        for result in results:
+            i = index.get(result.name)
+            if result.status is Status.PASS or i is None or i not in starts:
+                continue
+            later = [at for j, at in starts.items() if j > i]
+            text = self.children.printed_between(starts[i], min(later) if later else None)
+            if text.strip():
+                return {"output": text, "printed_in": result.name}
+        return {}
 
     def _stop_message(self, learner: Stream) -> str:
         stopped = learner.has("stopped")

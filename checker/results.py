@@ -94,6 +94,7 @@ class CheckResult:
     bench: dict[str, float] | None = None
     hint: str = ""  # the next thing to try, for whole-file errors
     planned: int = 0  # how many cases the run had (more than ran, when it stopped early)
+    printed_in: str = ""  # the case whose printing `output` is (empty: the tail of the whole run)
 
     @property
     def passed(self) -> bool:

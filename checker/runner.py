@@ -35,6 +35,7 @@ class Stream:
     status: int | None = None  # its wait status, once reaped
     garbled: bool = False
     current: int | None = None  # the case that has started and not finished
+    printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
     _by_case: dict | None = None
     _counted: int = -1
 
@@ -171,6 +172,8 @@ class Children:
                 stream.messages.append((header, buffers))
                 if header.get("m") == "start":
                     stream.current = header["i"]
+                    if isinstance(header.get("at"), int):
+                        stream.printed_at[header["i"]] = header["at"]
                 elif header.get("m") == "case":
                     stream.current = None
         except (ValueError, KeyError, UnicodeDecodeError):
@@ -193,6 +196,21 @@ class Children:
         self.capture.seek(max(0, size - OUTPUT_TAIL))
         tail = self.capture.read().decode("utf-8", "replace")
         return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
+
+    def printed_between(self, start: int, end: int | None) -> str:
+        """What the learner's code printed between two offsets of the capture (one case's output)."""
+        self.capture.seek(0, os.SEEK_END)
+        size = self.capture.tell()
+        end = size if end is None else min(end, size)
+        if start >= end:
+            return ""
+        first = max(start, end - OUTPUT_TAIL)
+        self.capture.seek(first)
+        text = self.capture.read(end - first).decode("utf-8", "replace")
+        if first > start:
+            text = text.split("\n", 1)[-1]  # whole lines only
+            return f"[… {first - start} earlier bytes cut …]\n" + text
+        return text
 
     def kill_groups(self) -> None:
         """Kill what the learner's code left running: its process group, and every process

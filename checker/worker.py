@@ -117,7 +117,7 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
     """Run every case and stream its outcomes; a case that raises is reported, and the next runs."""
     send(fd, {"m": "ready"})
     for i, case in enumerate(cases):
-        send(fd, {"m": "start", "i": i})
+        send(fd, {"m": "start", "i": i, "at": _printed_so_far()})
         started = time.perf_counter()
         try:
             reset_global_state(case.seed ^ i)
@@ -173,6 +173,16 @@ def _raised_in(exc: BaseException, learner_path: Path | None) -> bool:
     if os.path.realpath(code.co_filename) != os.path.realpath(learner_path):
         return False
     return 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == dis.opmap["RAISE_VARARGS"]
+
+
+def _printed_so_far() -> int | None:
+    """Where the captured output stands (its file offset), so the parent can tell which case printed what."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return os.lseek(1, 0, os.SEEK_CUR)
+    except (OSError, ValueError):
+        return None
 
 
 def _encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:

@@ -87,7 +87,7 @@ def report(result: CheckResult, verbose: bool = False, after: RenderableType | N
         if first is not None:
             bottom += [Text(tr("Reproduce the first failure:"), style="dim"), command_line(first.reproduce)]
     if result.output.strip():
-        body.append(printed(result.output))
+        body.append(printed(result.output, result.printed_in))
     if after is not None:
         bottom.append(after)
     return Report(top, body, bottom)
@@ -254,15 +254,16 @@ def problem_text(problem: Problem, listed: bool = True) -> Text:
     return text
 
 
-def printed(output: str) -> Panel:
-    """The tail of what the learner's code printed, whole lines only."""
+def printed(output: str, case: str = "") -> Panel:
+    """What the learner's code printed (in one case, when known), whole lines only."""
     lines = output.rstrip("\n").splitlines()
     cut = len(lines) > OUTPUT_LINES
     shown = lines[-OUTPUT_LINES:]
     if cut or output.startswith("[…"):
         shown = [tr("… ({n} earlier lines)", n=max(len(lines) - OUTPUT_LINES, 0))] + [
             line for line in shown if not line.startswith("[…")]
-    return Panel(Text("\n".join(shown)), title=tr("your code printed"), title_align="left", border_style="dim")
+    title = tr("your code printed in case {case}", case=case) if case else tr("your code printed")
+    return Panel(Text("\n".join(shown)), title=title, title_align="left", border_style="dim")
 
 
 def bench_line(result: CheckResult) -> Text:
