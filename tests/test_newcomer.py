@@ -283,3 +283,18 @@ def test_usage_errors_are_found_before_torch_loads(args, here):
                           env={**os.environ, "KATA_LANG": "en"})
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().endswith("LIGHT"), done.stderr
+
+
+def test_printing_is_shown_for_the_case_it_belongs_to(tmp_path):
+    from tests.conftest import run_check
+
+    path = tmp_path / "grpo_advantage.py"
+    path.write_text("# kata: grpo-advantage\nimport torch\n"
+                    "def compute_group_advantages(rewards):\n"
+                    "    print('groups of', rewards.shape[-1], 'in', tuple(rewards.shape))\n"
+                    "    a = (rewards - rewards.mean(-1, keepdim=True)) / (rewards.std(-1, keepdim=True) + 1e-8)\n"
+                    "    return a * 1.01 if rewards.dim() == 3 else a\n")
+    result = run_check(path, "grpo-advantage", seed=2)
+    first = result.failures()[0]
+    assert result.printed_in == first.name and first.name.startswith("three_d")
+    assert result.output.strip().splitlines() == ["groups of 8 in (2, 3, 8)"]  # that case's line alone
