@@ -26,6 +26,7 @@ from checker import spec as spec_api
 from checker.catalog import Kata
 from checker.compare import SMALL, compare_outcome
 from checker.errors import KataError
+from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.runner import Children, Stream, decode_outcome, exit_words
 from checker.worker import Limits, describe_error, isolate, load_entry, refusal, send, serve
@@ -43,7 +44,7 @@ def resolve_device(name: str = "auto") -> torch.device:
         mps = getattr(torch.backends, "mps", None)
         return torch.device("mps" if mps is not None and mps.is_available() else "cpu")
     if name not in ("cpu", "cuda", "mps"):
-        raise KataError(f"Unknown device '{name}': use auto, cpu, cuda or mps.")
+        raise KataError(tr("Unknown device '{name}': use auto, cpu, cuda or mps.", name=name))
     if name == "cuda" and not torch.cuda.is_available():
         raise KataError("--device cuda was asked for, but no CUDA GPU is available here.")
     if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
@@ -68,7 +69,7 @@ def check(request: Request) -> CheckResult:
     kata, path = request.kata, request.path
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
     base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
-    text, finding = static.read_source(path)
+    text, finding = static.read_source(path, kata.id)
     if finding is None:
         finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
     if finding is not None:
@@ -196,14 +197,17 @@ class _Run:
         fatal = learner.has("fatal")
         if fatal:
             error = fatal[0]["error"]
-            return replace(base, message=f"{self.path.name} failed while loading: {error['type']}: {error['message']}",
+            return replace(base, message=tr("{file} failed while loading: {type}: {message}", file=self.path.name,
+                                            type=error["type"], message=error["message"]),
                            cases=(), hint=error.get("traceback", ""))
         if not learner.has("ready") and not learner.garbled:
             if self.timed_out:
-                message = (f"Timed out after {self.limits.seconds:g} s while loading {self.path.name}: code at import time "
-                           "(a sleep, input(), a loop outside your function?) never finished.")
+                message = tr("Timed out after {seconds} s while loading {file}: code at import time (a sleep, input(), a "
+                             "loop outside your function?) never finished.", seconds=f"{self.limits.seconds:g}",
+                             file=self.path.name)
             else:
-                message = f"{self.path.name} ended the process while loading: {exit_words(learner.status)}."
+                message = tr("{file} ended the process while loading: {how}.", file=self.path.name,
+                             how=exit_words(learner.status))
             return replace(base, message=message)
         if learner.garbled:
             return replace(base, message="kata could not read back what your code produced (something wrote over "
@@ -213,9 +217,9 @@ class _Run:
         results = self._name_mistakes(results)
         base = replace(base, **self._printed(results, learner))
         if learner.has("stub"):
-            return replace(base, message=f"{self.kata.entry} is not implemented yet: it still raises NotImplementedError. "
-                                         f"Write it in {self.path.name}, then check again.",
-                           hint=f"Stuck? 'kata hint {self.kata.id}' gives a nudge.")
+            return replace(base, message=tr("{entry} is not implemented yet: it still raises NotImplementedError. Write "
+                                            "it in {file}, then check again.", entry=self.kata.entry, file=self.path.name),
+                           hint=tr("Stuck? `kata hint {id}` gives a nudge.", id=self.kata.id))
         ran_all = len(learner.by_case()) == len(self.cases)
         status = Status.PASS if ran_all and all(r.status is Status.PASS for r in results) else (
             Status.ERROR if any(r.status is Status.ERROR for r in results) else Status.FAIL)
@@ -248,12 +252,14 @@ class _Run:
     def _stop_message(self, learner: Stream) -> str:
         stopped = learner.has("stopped")
         if stopped:
-            return f"Stopped at case {self.cases[stopped[0]['i']].name}: {stopped[0]['why']}; later cases did not run."
+            return tr("Stopped at case {case}: {why}; later cases did not run.", case=self.cases[stopped[0]["i"]].name,
+                      why=stopped[0]["why"])
         at = self._stopped_at(learner)
         name = self.cases[at].name if at is not None else "?"
         if self.timed_out:
-            return f"Timed out after {self.limits.seconds:g} s in case {name}: an endless loop, or very slow code?"
-        return f"Your code ended the process in case {name}: {exit_words(learner.status)}."
+            return tr("Timed out after {seconds} s in case {case}: an endless loop, or very slow code?",
+                      seconds=f"{self.limits.seconds:g}", case=name)
+        return tr("Your code ended the process in case {case}: {how}.", case=name, how=exit_words(learner.status))
 
     def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
         info = CaseResult(name=case.name, family=case.family.name, about=self.kata.text().family(case.family.name), status=Status.ERROR)
@@ -338,8 +344,9 @@ def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) ->
         same = torch.equal(original.to(now.data.dtype), now.data) or (
             original.dtype.is_floating_point and torch.allclose(original.double(), now.data.double(), rtol=0, atol=0, equal_nan=True))
         if not same:
-            problems.append(Problem("inplace", f"input {name}", f"your code modified the input '{name}' in place "
-                                    "(masked_fill_, +=, [...] = …); work on a copy or use out-of-place ops"))
+            problems.append(Problem("inplace", f"input {name}", tr("your code modified the input '{name}' in place "
+                                                                   "(masked_fill_, +=, [...] = …); work on a copy or use "
+                                                                   "out-of-place ops", name=name)))
     return problems
 
 

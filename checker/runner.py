@@ -19,6 +19,7 @@ import torch
 
 from checker import codec, seal
 from checker import spec as spec_api
+from checker.i18n import tr
 from checker.worker import Limits, child_main, quiet
 
 OUTPUT_TAIL = 4000
@@ -195,7 +196,7 @@ class Children:
         size = self.capture.tell()
         self.capture.seek(max(0, size - OUTPUT_TAIL))
         tail = self.capture.read().decode("utf-8", "replace")
-        return (f"[… {size - OUTPUT_TAIL} earlier bytes cut …]\n" if size > OUTPUT_TAIL else "") + tail
+        return (tr("[… {n} earlier bytes cut …]", n=size - OUTPUT_TAIL) + "\n" if size > OUTPUT_TAIL else "") + tail
 
     def printed_between(self, start: int, end: int | None) -> str:
         """What the learner's code printed between two offsets of the capture (one case's output)."""
@@ -209,7 +210,7 @@ class Children:
         text = self.capture.read(end - first).decode("utf-8", "replace")
         if first > start:
             text = text.split("\n", 1)[-1]  # whole lines only
-            return f"[… {first - start} earlier bytes cut …]\n" + text
+            return tr("[… {n} earlier bytes cut …]", n=first - start) + "\n" + text
         return text
 
     def kill_groups(self) -> None:
@@ -383,13 +384,13 @@ def _exited(pid: int) -> bool:
 def exit_words(status: int | None) -> str:
     """How a child ended, in the learner's terms."""
     if status is None:
-        return "it stopped without a word"
+        return tr("it stopped without a word")
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-        why = {"SIGSEGV": " (a segmentation fault)", "SIGKILL": " (killed: out of memory, or by you?)",
-               "SIGABRT": " (aborted)", "SIGFPE": " (arithmetic fault)"}.get(name, "")
-        return f"the process was killed by {name}{why}"
+        why = {"SIGSEGV": tr(" (a segmentation fault)"), "SIGKILL": tr(" (killed: out of memory, or by you?)"),
+               "SIGABRT": tr(" (aborted)"), "SIGFPE": tr(" (arithmetic fault)")}.get(name, "")
+        return tr("the process was killed by {signal}", signal=name) + why
     code = os.WEXITSTATUS(status)
-    return f"the process exited with status {code} (os._exit or sys.exit in your code?)"
+    return tr("the process exited with status {code} (os._exit or sys.exit in your code?)", code=code)
 

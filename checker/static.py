@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from checker.errors import KataError
+from checker.i18n import tr
 
 KATA_LINE = re.compile(r"^#\s*kata:\s*([A-Za-z0-9_-]+)\s*$")
 
@@ -21,24 +22,28 @@ class Finding:
     hint: str = ""
 
 
-def read_source(path: Path) -> tuple[str | None, Finding | None]:
+def read_source(path: Path, kata_id: str = "<name>") -> tuple[str | None, Finding | None]:
     """The file's text, or a finding saying why it cannot be read as Python source."""
     if not path.exists():
-        raise KataError(f"No file at {path}. Start the kata with 'kata start <name>' or give the path to your file.")
+        raise KataError(tr("No file at {path}. Start the kata with `kata start {id}`, or give the path to your file.",
+                           path=path, id=kata_id))
     if path.is_dir():
-        raise KataError(f"{path} is a directory; give the path to your .py file.")
+        raise KataError(tr("{path} is a directory; give the path to your .py file.", path=path))
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise KataError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
+        raise KataError(tr("Cannot read {path}: {why}.", path=path, why=exc.strerror or exc)) from exc
     if b"\x00" in data:
-        return None, Finding("error", f"{path.name} is a binary file, not Python source.")
+        return None, Finding("error", tr("{file} is a binary file, not Python source.", file=path.name))
     try:
         text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is not source; Python skips it too
     except UnicodeDecodeError as exc:
-        return None, Finding("error", f"{path.name} is not valid UTF-8 (byte {exc.start}): save it as UTF-8 text.")
+        return None, Finding("error", tr("{file} is not valid UTF-8 (byte {at}): save it as UTF-8 text.", file=path.name,
+                                         at=exc.start))
     if not text.strip():
-        return None, Finding("error", f"{path.name} is empty.", "Run 'kata start <name> --force' to get the stub back (the old file is kept as a backup).")
+        return None, Finding("error", tr("{file} is empty.", file=path.name),
+                             tr("Run `kata start {id} --force` to get the stub back (the old file is kept as a backup).",
+                                id=kata_id))
     return text, None
 
 
@@ -54,20 +59,23 @@ def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Fi
     try:
         tree = ast.parse(text, filename=filename)
     except SyntaxError as exc:
-        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+        where = (tr("line {line}, column {column}", line=exc.lineno, column=exc.offset) if exc.offset
+                 else tr("line {line}", line=exc.lineno))
         line = (exc.text or "").rstrip("\n")
         shown = f"\n    {line}\n    {' ' * max((exc.offset or 1) - 1, 0)}^" if line.strip() else ""
-        return Finding("error", f"SyntaxError in {filename}, {where}: {exc.msg}{shown}")
+        return Finding("error", tr("SyntaxError in {file}, {where}: {why}", file=filename, where=where, why=exc.msg) + shown)
     used = banned_uses(tree, banned)
     if used:
         name, lineno = used[0]
-        return Finding("fail", f"{filename}, line {lineno}: uses {name}, which this kata bans — the point is to write it yourself.")
+        return Finding("fail", tr("{file}, line {line}: uses {name}, which this kata bans — the point is to write it "
+                                  "yourself.", file=filename, line=lineno, name=name))
     defined = top_level_names(tree)
     if entry not in defined:
         close = difflib.get_close_matches(entry, defined, n=1, cutoff=0.6)
-        listing = ", ".join(defined) if defined else "nothing at the top level"
-        hint = f" Did you mean '{close[0]}'? Rename it to '{entry}'." if close else ""
-        return Finding("error", f"{filename} does not define '{entry}'. It defines: {listing}.{hint}")
+        listing = ", ".join(defined) if defined else tr("nothing at the top level")
+        hint = tr(" Did you mean '{close}'? Rename it to '{entry}'.", close=close[0], entry=entry) if close else ""
+        return Finding("error", tr("{file} does not define '{entry}'. It defines: {listing}.", file=filename, entry=entry,
+                                   listing=listing) + hint)
     return None
 
 

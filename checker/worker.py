@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from checker import codec, seal
+from checker.i18n import tr
 from checker import spec as spec_api
 from checker.devices import DeviceProblem
 
@@ -51,7 +52,7 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
     try:
         return getattr(module, name)
     except AttributeError:
-        raise LookupError(f"{path.name} does not define '{name}' once it has run") from None
+        raise LookupError(tr("{file} does not define '{name}' once it has run", file=path.name, name=name)) from None
 
 
 def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int, keep: tuple = ()) -> None:
@@ -134,7 +135,7 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                 send(fd, {"m": "stub"})
                 return
             if error["type"] == "MemoryError":  # every further case would fill memory again
-                send(fd, {"m": "stopped", "i": i, "why": "your code ran out of memory"})
+                send(fd, {"m": "stopped", "i": i, "why": tr("your code ran out of memory")})
                 return
             continue
         elapsed = time.perf_counter() - started
@@ -203,11 +204,13 @@ def send(fd: int, header: dict) -> None:
 
 def describe_error(exc: BaseException, learner_path: Path | None) -> dict[str, str]:
     if isinstance(exc, SystemExit):
-        return {"type": "SystemExit", "message": f"your code called sys.exit({exc.code!r})", "traceback": _frames(exc, learner_path)}
+        return {"type": "SystemExit", "message": tr("your code called sys.exit({code})", code=repr(exc.code)),
+                "traceback": _frames(exc, learner_path)}
     message = _safe_str(exc)
     if isinstance(exc, MemoryError) or "can't allocate memory" in message or "not enough memory" in message:
-        return {"type": "MemoryError", "message": "ran out of memory: it went past the memory limit for your code "
-                                                  "(kata check --memory-gb raises it)", "traceback": _frames(exc, learner_path)}
+        return {"type": "MemoryError", "message": tr("ran out of memory: it went past the memory limit for your code "
+                                                     "(`kata check --memory-gb` raises it)"),
+                "traceback": _frames(exc, learner_path)}
     return {"type": type(exc).__name__, "message": message, "traceback": _frames(exc, learner_path)}
 
 
