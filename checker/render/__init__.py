@@ -122,7 +122,7 @@ def problem_text(problem: Problem, listed: bool = True) -> Text:
     text = Text("✗ ", style="bold red")
     text.append(problem.message)
     m = problem.mismatch
-    if m is not None and problem.kind in ("values", "nonfinite"):
+    if m is not None and problem.kind in ("values", "nonfinite", "precision"):
         share = 100.0 * m.mismatched / max(m.total, 1)
         text.append(f"\n  mismatched elements: {m.mismatched} / {m.total} ({share:.1f}%)", style="dim")
         if m.rtol or m.atol:
