@@ -22,6 +22,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
+from checker.i18n import tr
 from checker.results import CaseResult, Problem, TensorInfo
 
 PICTURED = ("values", "nonfinite", "precision")
@@ -75,6 +76,10 @@ def _figure(case: CaseResult, problem: Problem) -> RenderableType | None:
         if chosen is problem:
             return timeline(case, problem)
         where = "below" if case.problems.index(chosen) > case.problems.index(problem) else "above"
+        if chosen.kind == "precision":  # rounding noise has no step to locate
+            shows = tr("  the {item} timeline below shows it", item=chosen.item) if where == "below" else tr(
+                "  the {item} timeline above shows it", item=chosen.item)
+            return Text(shows, style="dim")
         return Text(f"  the {chosen.item} timeline {where} locates it", style="dim")
     from checker.render.masks import rows_figure
 
