@@ -122,6 +122,7 @@ class _Attention(nn.Module):
     dropout_unscaled = False  # survivors not scaled by 1/(1-p)
     return_before_dropout = False
     naive_softmax = False
+    mask_after_softmax = False  # masked weights zeroed after an unmasked softmax: rows no longer sum to 1
 
     def __init__(self, dropout_p: float = 0.0):
         super().__init__()
@@ -132,7 +133,7 @@ class _Attention(nn.Module):
         D = q.size(-1)
         scale = {"sqrt": math.sqrt(D), "none": 1.0, "D": D, "sqrt_dv": math.sqrt(v.size(-1))}[self.scale_by]
         scores = q @ k.transpose(-2, -1) / scale
-        if mask is not None:
+        if mask is not None and not self.mask_after_softmax:
             fill = torch.finfo(scores.dtype).min if self.fill is None else self.fill
             hidden = mask if self.invert else ~mask
             scores = scores + hidden.to(scores.dtype) * fill if self.additive else scores.masked_fill(hidden, fill)
@@ -142,6 +143,8 @@ class _Attention(nn.Module):
             weights = scores.exp() / scores.exp().sum(dim=-1, keepdim=True)
         else:
             weights = torch.softmax(scores, dim=self.softmax_dim)
+        if mask is not None and self.mask_after_softmax:
+            weights = weights.masked_fill(~mask, 0.0)
         before = weights
         if self.dropout_always:
             weights = F.dropout(weights, p=self.p)
@@ -165,6 +168,7 @@ MISTAKES = (
     Mistake("softmax_over_heads", _variant(softmax_dim=1)),
     Mistake("nan_fully_masked", _variant(fill=float("-inf"))),
     Mistake("additive_mask", _variant(additive=True)),
+    Mistake("mask_after_softmax", _variant(mask_after_softmax=True)),
     Mistake("naive_softmax", _variant(naive_softmax=True)),
     Mistake("fill_too_small", _variant(fill=-1e4)),
     Mistake("dropout_before_softmax", _variant(dropout_first=True)),
