@@ -127,9 +127,9 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
         m = _mismatch(e, g, ~close, rtol, atol)
         return [Problem("precision", item, tr(
             "{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
-            "{share:.1e} of the values); part of your computation runs in float32 (a .float(), or a constant such "
+            "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
             "as torch.tensor(gamma) made in the default float32)", item=item or "the output",
-            share=m.max_abs / float(e[torch.isfinite(e)].abs().max())), m, **pictures)]
+            share=f"{m.max_abs / float(e[torch.isfinite(e)].abs().max()):.1e}"), m, **pictures)]
     return [Problem("values", item, f"{where}differs: {int((~close).sum())} of {exp.numel()} values are out of tolerance",
                     _mismatch(e, g, ~close, rtol, atol), **pictures)]
 
