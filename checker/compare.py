@@ -16,6 +16,10 @@ from checker.spec import Outcome, tolerance
 
 SMALL = 4096  # tensors up to this many elements travel to the report in full
 FIRST_MISMATCHES = 5
+# A float64 item none of whose differences exceeds this share of its largest expected value is
+# close at float32's level: a float32 path leaves ~1e-7 of the values (5e-7 after a 400-step
+# recursion), a logic error leaves far more. See `float32_level`.
+FLOAT32_LEVEL = 1e-5
 
 
 def describe(value: Any) -> str:
@@ -119,8 +123,33 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
     close = torch.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     if close.all():
         return []
+    if exp.dtype == torch.float64 and float32_level(e, g, ~close):
+        m = _mismatch(e, g, ~close, rtol, atol)
+        return [Problem("precision", item, tr(
+            "{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
+            "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
+            "as torch.tensor(gamma) made in the default float32)", item=item or "the output",
+            share=f"{m.max_abs / float(e[torch.isfinite(e)].abs().max()):.1e}"), m, **pictures)]
     return [Problem("values", item, f"{where}differs: {int((~close).sum())} of {exp.numel()} values are out of tolerance",
                     _mismatch(e, g, ~close, rtol, atol), **pictures)]
+
+
+def float32_level(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor) -> bool:
+    """Whether a float64 item's mismatches look like float32 rounding rather than a logic error:
+    every difference is within FLOAT32_LEVEL of the item's largest expected value, and they are
+    not one common factor (g = c * e to float64 precision is a wrong epsilon or std, not rounding)."""
+    finite = torch.isfinite(e)
+    if not bad.any() or not bool((torch.isfinite(g) == finite).all()) or not bool((e[~finite] == g[~finite]).all()):
+        return False
+    e, g = e[finite], g[finite]
+    scale = float(e.abs().max()) if e.numel() else 0.0
+    if scale == 0.0 or float((g - e).abs().max()) > FLOAT32_LEVEL * scale:
+        return False
+    if e.numel() >= 2:
+        factor = float((g * e).sum() / (e * e).sum())
+        if float((g - factor * e).abs().max()) <= 1e-12 * scale:
+            return False  # one common factor: a constant in the formula, not rounding noise
+    return True
 
 
 def _mismatch(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor, rtol: float, atol: float) -> Mismatch:

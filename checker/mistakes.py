@@ -1,5 +1,21 @@
-"""Name the likely mistake: run a kata's known wrong variants on the failing cases and say which
-one the learner's output matches ("This looks like: dones ignored in the recursion").
+"""Name the likely mistake — only when it is the right name.
+
+A kata's known wrong variants (`MISTAKES` in its spec) are run on some of the cases the learner's
+file failed and on some it passed. A variant explains the file when
+
+    - on every examined failing case the variant is wrong too (the checker's own verdict), and the
+      learner's output matches the variant's (same structure, values within the case's tolerance,
+      the same inputs modified in place or not);
+    - on every examined passing case the variant is right too: a variant that is wrong where the
+      learner is right is another function, however well it matched the failures.
+
+The report names a mistake only when exactly one variant explains the file; a report that names
+nothing is better than one that names the wrong mistake (two mistakes at once, or one that no
+variant models, are left unnamed). The name is one per run: every examined failing case carries it.
+
+The variants run in a child forked after the check, from kata's own code only (never the learner's),
+so the child can judge in place and send back one verdict. Train-mode dropout draws the same random
+numbers as the learner's run did: the generator is reset to that case's seed before each variant.
 """
 from __future__ import annotations
 
@@ -8,80 +24,156 @@ import time
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import torch
 
+from checker import codec
 from checker import spec as spec_api
-from checker.codec import Opaque
-from checker.compare import compare_outcome
+from checker.compare import compare_outcome, describe, split_outputs
 from checker.results import CaseResult, Status
-from checker.runner import decode_outcome
-from checker.worker import serve
+from checker.worker import reset_global_state, send
 
-MAX_CASES = 4  # naming runs on the first few failing cases: enough to be right, cheap to run
+SHOWN_FAILING = 3  # the failing cases a report shows in full: always examined
+MAX_FAILING = 8  # then one more per failing family, up to this many
+MAX_PASSING = 40  # passing cases checked for the surviving variants: one per named family first
 SECONDS = 10.0
 
 
-class _Raised:
-    """Stands for a variant that raised on a case: it cannot match anything."""
-
-
 def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
-    mistakes = getattr(run.spec, "MISTAKES", ())
-    failing = [k for k, r in enumerate(results) if r.status is Status.FAIL and r.name in run.got][:MAX_CASES]
+    mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
+    failing = examined_failing(run, results)
     if not mistakes or not failing:
         return results
-    cases = {c.name: c for c in run.cases}
-    chosen = [cases[results[k].name] for k in failing]
+    passing = examined_passing(run, results)
+    inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
 
     def body(fd: int) -> None:
-        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
-            device = torch.device("cpu") if case.device_independent else run.device
-            return [_attempt(run.kata, run.spec, m.fn, case, device) for m in mistakes]
-
-        serve(fd, run_case, chosen)
+        chosen = explain(run, mistakes, failing, passing, inplace)
+        send(fd, {"m": "named", "index": chosen})
 
     stream = run.children.fork(body)
     run.children.collect([stream], time.monotonic() + SECONDS)
-    outcomes = stream.by_case()
-
-    results = list(results)
-    for j, k in enumerate(failing):
-        if j not in outcomes or "outcomes" not in outcomes[j][0]:
-            continue
-        header, buffers = outcomes[j]
-        case = chosen[j]
-        for mistake, node in zip(mistakes, header["outcomes"]):
-            variant = decode_outcome(node, buffers)
-            if isinstance(variant.value, Opaque):  # the variant raised on this case
-                continue
-            if not _problems(run, case, run.expected.get(case.name, []), variant):
-                continue  # this variant is right on this case, so it cannot explain the failure
-            if not _problems(run, case, [variant], run.got[case.name]):
-                said = run.kata.text().mistakes.get(mistake.key)
-                results[k] = replace(results[k], mistake=said.label if said else mistake.key,
-                                     mistake_hint=said.fix if said else None)
-                break
-    return results
+    verdict = stream.has("named")
+    index = verdict[0].get("index") if verdict else None
+    if not isinstance(index, int) or not 0 <= index < len(mistakes):
+        return results
+    said = run.kata.text().mistakes.get(mistakes[index].key)
+    label, fix = (said.label, said.fix) if said else (mistakes[index].key, None)
+    named = {case.name for case in failing}
+    return [replace(r, mistake=label, mistake_hint=fix) if r.name in named else r for r in results]
 
 
-def _problems(run: Any, case: spec_api.Case, accepted: list[spec_api.Outcome], got: spec_api.Outcome) -> list:
-    """What is wrong with `got` when `accepted` are the right answers, judged as the engine judges:
-    the spec's own `compare` rule where it has one (a case whose answer is not the declared outputs,
-    such as "__init__ raises"), else the generic comparison."""
-    if not accepted:
-        return ["no accepted answer"]
-    hook = getattr(run.spec, "compare", None)
-    custom = hook(run.kata, case, accepted, got) if hook is not None else None
-    if custom is not None:
-        return custom
-    verdicts = [compare_outcome(run.kata, run.spec, case, right, got) for right in accepted]
-    return [] if any(not v for v in verdicts) else verdicts[0]
+def examined_failing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
+    """The failing cases the report shows, then one per further failing family."""
+    cases = {c.name: c for c in run.cases}
+    failing = [r for r in results if r.status is Status.FAIL and r.name in run.got and r.name in cases]
+    chosen = failing[:SHOWN_FAILING]
+    families = {r.family for r in chosen}
+    for r in failing[SHOWN_FAILING:]:
+        if len(chosen) >= MAX_FAILING:
+            break
+        if r.family not in families:
+            chosen.append(r)
+            families.add(r.family)
+    return [cases[r.name] for r in chosen]
 
 
-def _attempt(kata: Any, spec: Any, fn: Any, case: spec_api.Case, device: torch.device) -> spec_api.Outcome:
+def examined_passing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
+    """Passing cases to hold the surviving variants to: one per family (named families first, as
+    they sit in the spec), then further random draws."""
+    cases = {c.name: c for c in run.cases}
+    passing = [cases[r.name] for r in results if r.status is Status.PASS and r.name in run.got and r.name in cases]
+    first, rest, seen = [], [], set()
+    for case in passing:
+        (rest if case.family.name in seen else first).append(case)
+        seen.add(case.family.name)
+    first.sort(key=lambda c: c.family.name.startswith("random"))  # stable: the spec's order otherwise
+    return (first + rest)[:MAX_PASSING]
+
+
+def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], passing: list[spec_api.Case],
+            inplace: set[str]) -> int | None:
+    """The index of the one variant that explains the learner's results, or None. Runs in process:
+    the check runs it in a child; tests call it directly."""
+    position = {c.name: i for i, c in enumerate(run.cases)}
+    alive = list(range(len(mistakes)))
+    for case in failing:
+        for m in list(alive):
+            outcome, modified = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
+            if outcome is None or not (modified or _wrong(run, case, outcome)):
+                alive.remove(m)  # it raised where the learner gave an answer, or it is right where the learner is not
+            elif modified != (case.name in inplace) or not _matches(run, case, outcome, run.got[case.name]):
+                alive.remove(m)
+        if not alive:
+            return None
+    for case in passing:
+        for m in list(alive):
+            outcome, modified = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
+            if outcome is None or modified or _wrong(run, case, outcome):
+                alive.remove(m)  # wrong where the learner is right: another function
+        if not alive:
+            return None
+    return alive[0] if len(alive) == 1 else None
+
+
+def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec_api.Outcome | None, bool]:
+    """Run a variant on a case as the learner's file was run: (its outcome as the parent would have
+    decoded it, or None if it raised; whether it modified an input in place)."""
     inputs = copy.copy(case.inputs)
     inputs.args = copy.deepcopy(case.inputs.args)  # a variant that writes into its inputs spoils no other
+    device = torch.device("cpu") if case.device_independent else run.device
+    reset_global_state(case.seed ^ position)  # the learner's child drew its dropout masks from this state
     try:
-        return getattr(spec, "call", spec_api.call)(kata, fn, inputs, device)  # run as the learner's code is
-    except Exception:  # noqa: BLE001 — a variant that cannot run this case names nothing
-        return spec_api.Outcome(_Raised())
+        outcome = getattr(run.spec, "call", spec_api.call)(run.kata, fn, inputs, device,
+                                                            track_device=case.family.track_device)
+    except Exception:  # noqa: BLE001 — a variant that cannot run this case explains nothing
+        return None, False
+    modified = any(_changed(before, outcome.args.get(name)) for name, before in case.inputs.args.items())
+    return _roundtrip(outcome), modified
+
+
+def _roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
+    """What the parent sees of an outcome: encoded as a child sends it, and decoded."""
+    buffers: list[bytes] = []
+    value = codec.encode(outcome.value, buffers)
+    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
+    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
+
+
+def _changed(before: Any, after: Any) -> bool:
+    if isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor):
+        if after.device.type == "meta" or before.shape != after.shape:
+            return False
+        return not torch.equal(before, after.detach().cpu().to(before.dtype))
+    if isinstance(before, np.ndarray) and isinstance(after, np.ndarray):
+        return before.shape == after.shape and not np.array_equal(before, after, equal_nan=before.dtype.kind == "f")
+    return False
+
+
+def _wrong(run: Any, case: spec_api.Case, outcome: spec_api.Outcome) -> bool:
+    """The checker's own verdict on the variant: the spec's compare hook and every accepted answer."""
+    return bool(run._compare(case, run.expected[case.name], outcome))
+
+
+def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec_api.Outcome) -> bool:
+    """Whether the learner's output is the variant's, within the case's tolerance. A variant whose
+    output has the wrong shape is recognised by its shapes: the learner's output must have the same
+    structure, shapes, dtypes and devices (what a wrongly shaped output holds is not the point)."""
+    mine, _ = split_outputs(run.kata, variant.value)
+    theirs, _ = split_outputs(run.kata, got.value)
+    if mine is None or theirs is None:  # a wrong structure: the learner's must be alike
+        return mine is None and theirs is None and describe(variant.value) == describe(got.value)
+    want, _ = split_outputs(run.kata, run.expected[case.name][0].value)
+    if want is not None and any(_shape(mine[n]) != _shape(want[n]) for n in mine):
+        return all(_signature(mine[n]) == _signature(theirs[n]) for n in mine)
+    return not compare_outcome(run.kata, run.spec, case, variant, got)
+
+
+def _shape(value: Any) -> Any:
+    return value.shape if isinstance(value, codec.TensorValue) else None
+
+
+def _signature(value: Any) -> Any:
+    if isinstance(value, codec.TensorValue):
+        return value.shape, value.dtype, value.device.split(":")[0], value.is_numpy
+    return describe(value)

@@ -333,3 +333,40 @@ def test_low_precision_expected_is_float32_rounded_once(kata_id, family):
     low = getattr(spec, "call", spec_api.call)(kata, _reference(kata), case.inputs, CPU)  # the reference computed in low precision
     for a, b in zip(expected.value, low.value):
         torch.testing.assert_close(a, b.detach(), rtol=3e-2, atol=3e-2)
+
+
+# ---------------------------------------------------------------- fully-masked rows whose scores lie far apart
+
+
+@pytest.mark.parametrize("kata_id,family,dtype,least", [
+    ("attention", "fully_masked_float16_large_scores", torch.float16, 150.0),
+    ("attention", "fully_masked_large_scores", torch.float32, 1500.0),
+    ("mha", "fully_masked_float16", torch.float16, 150.0),
+    ("cross-attention", "fully_masked_float16", torch.float16, 150.0),
+])
+def test_fully_masked_rows_with_far_apart_scores(kata_id, family, dtype, least):
+    """On every seed the fully-masked rows' scores span hundreds (float16) or thousands (float32), so
+    a mask added to them cannot hide them, while the rows that keep a key see ordinary scores."""
+    for seed in range(10):
+        (case,) = _family(kata_id, family, seed)
+        args = case.inputs.args
+        first = args["q"] if kata_id == "attention" else args["x"]
+        assert first.dtype == dtype
+        scores = _scores(kata_id, case.inputs)  # (B, H, Lq, Lk)
+        mask = args["mask"].expand_as(scores)
+        dead = ~mask.any(-1)
+        assert dead.any() and (~dead).any(), (case.name, seed)
+        width = scores.amax(-1) - scores.amin(-1)
+        assert width[dead].min() >= least, (case.name, seed, float(width[dead].min()))
+        assert scores.masked_fill(~mask, 0)[~dead].abs().max() < 50, (case.name, seed)  # live rows: ordinary scores
+
+
+@pytest.mark.parametrize("kata_id", ("mha", "cross-attention"))
+def test_padding_masks_hide_padded_positions_both_ways(kata_id):
+    (case,) = _family(kata_id, "fully_masked_float16")
+    mask = case.inputs.args["mask"]  # (B, 1, Lq, Lk)
+    assert mask.shape[1] == 1
+    live_queries = mask.any(-1)  # (B, 1, Lq)
+    assert (~live_queries).any()
+    if kata_id == "mha":  # self-attention: a padded query is a padded key too
+        assert torch.equal(mask.any(-1), mask.any(-2))

@@ -3,6 +3,7 @@ the variant computes; the demo shows the failure, names the mistake, passes the 
 writes nothing to the learner's history."""
 from __future__ import annotations
 
+import copy
 import importlib
 import io
 import random
@@ -32,6 +33,8 @@ def _outputs(value):
 def _run(kata, fn, inputs):
     torch.manual_seed(0)  # dropout cases draw the same mask for the variant and its file
     call = getattr(importlib.import_module(kata.spec_module), "call", spec_api.call)  # as the checker runs it
+    inputs = copy.copy(inputs)
+    inputs.args = copy.deepcopy(inputs.args)  # a variant that writes into its inputs (a known mistake) spoils no other run
     try:
         return call(kata, fn, inputs, torch.device("cpu"))
     except Exception as exc:  # noqa: BLE001 — a variant that raises must raise the same way written out

@@ -278,3 +278,82 @@ def test_a_figure_that_fails_to_draw_leaves_the_report_whole(monkeypatch):
     text = render(CASES["mask_offset"]())
     assert "expected    yours" not in text  # no picture…
     assert "This looks like: start_pos ignored" in text and "1 of 2 cases passed" in text  # …and the rest is there
+
+
+# ---------------------------------------------------------------- precision and digits
+
+
+def test_float32_rounding_is_not_blamed_on_a_step():
+    """A float64 case computed partly in float32 is close everywhere: the report says so, and the
+    timeline points at no step."""
+    text = " ".join(line.strip("│ ") for line in render(CASES["gae_precision"]()).splitlines())
+    assert "not float64-precise" in text and "part of your computation runs in float32" in text
+    assert "each by float32 rounding only" in text and "No step holds a logic error" in text
+    assert "◀" not in text and "latest step that differs" not in text
+    for name in ("attention_precision", "grpo_loss_precision"):
+        assert "not float64-precise" in render(CASES[name]()).replace("│\n│", ""), name
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """(expected, yours) as printed for every cell marked ✗: rows figures, timelines, scalar tables."""
+    lines = [line.strip("│ ").rstrip(" │") for line in text.splitlines()]
+    pairs = []
+    for above, line in zip(lines, lines[1:]):
+        if line.startswith("yours ") and above.startswith("expected "):  # a rows figure: columns by position
+            cells = [(m.start(), m.group()) for m in __import__("re").finditer(r"\S+", line[5:])]
+            for start, cell in cells:
+                if cell.endswith("✗"):
+                    end = start + len(cell) - 1
+                    pairs.append((above[5:][:end].split()[-1], cell[:-1]))
+        elif line.startswith("loss yours") and above.startswith("loss expected"):
+            pairs.append((above.split()[2], line.split()[2]))
+    header = next((i for i, line in enumerate(lines) if line.split()[:1] == ["t"] and "expected" in line), None)
+    if header is not None:
+        for line in lines[header + 2:]:
+            cells = line.split()
+            if cells[:1] == ["…"]:
+                continue
+            if not cells or not cells[0].isdigit():
+                break
+            if "✗" in cells:
+                k = 4 if cells[2] in ("·", "done") else 3
+                pairs.append((cells[k], cells[k + 1]))
+    return pairs
+
+
+@pytest.mark.parametrize("name", ["gae_precision", "attention_precision", "grpo_digits", "grpo_loss_precision",
+                                  "gae_done", "grpo_groups", "attention_wide"])
+def test_a_differing_pair_prints_digits_that_differ(name):
+    pairs = _pairs(render(CASES[name]()))
+    assert pairs, f"{name}: no differing pair found in the report"
+    same = [(e, g) for e, g in pairs if e == g]
+    assert not same, f"{name}: expected and yours print alike: {same}"
+
+
+def test_a_real_float32_leak_in_float64_is_named_as_precision(tmp_path):
+    from checker import catalog
+
+    kata = catalog.get("gae")
+    path = tmp_path / kata.filename
+    path.write_text(textwrap.dedent("""\
+        # kata: gae
+        import torch
+        def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):
+            r, v = rewards.float(), values.float()
+            nd = 1.0 - dones.float()
+            adv, gae, nxt = torch.zeros_like(r), torch.zeros_like(r[0]), torch.zeros_like(r[0])
+            for t in reversed(range(len(r))):
+                delta = r[t] + gamma * nxt * nd[t] - v[t]
+                gae = delta + gamma * lam * nd[t] * gae
+                adv[t] = gae
+                nxt = v[t]
+            ret = adv + v
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            return adv.to(rewards.dtype), ret.to(rewards.dtype)
+    """))
+    result = run_check(path, "gae", seed=5, case="long_float64")
+    assert result.status is Status.FAIL
+    kinds = {p.kind for c in result.failures() for p in c.problems}
+    assert kinds == {"precision"}, kinds
+    text = _text(result)
+    assert "not float64-precise" in text and "◀" not in text

@@ -231,13 +231,15 @@ def test_every_mistake_fails_the_checker(kata_id):
 def test_the_reference_matches_none_of_its_mistakes_on_random_cases(kata_id):
     # Each mistake must be *typical*-case wrong, not only wrong on a corner: it fails some random draws,
     # except those that by construction only show on an edge (named here, with the reason).
+    epsilon = {"no_epsilon", "epsilon_1e9", "epsilon_1e6", "epsilon_in_sqrt"}  # only where the std is tiny or 0
+    float32 = {"gamma_float32", "computed_in_float32"}  # only in float64 cases (gae draws none at random)
     only_on_edges = {
         "softmax": {"global_max",  # only where slices differ by > ~80 in magnitude
                     "mean_centred",  # only with -inf or huge spreads
                     "no_max"},  # only with values beyond ~88 (float32)
-        "mc-advantage": set(), "gae": set(), "grpo-loss": set(),
+        "mc-advantage": epsilon | float32, "gae": epsilon | float32, "grpo-loss": set(),
         "gae-batched": set(),
-        "grpo-advantage": {"no_epsilon"},  # only on groups of equal rewards
+        "grpo-advantage": epsilon,
     }
     kata, spec = catalog.get(kata_id), _spec(kata_id)
     ref = _reference(kata)
@@ -248,3 +250,36 @@ def test_the_reference_matches_none_of_its_mistakes_on_random_cases(kata_id):
             continue
         failing = sum(_fails(kata, spec, c, expected[c.name], mistake.fn) for c in cases)
         assert failing >= math.ceil(0.1 * len(cases)), f"{kata_id}: '{mistake.key}' fails only {failing} random cases"
+
+
+# ---------------------------------------------------------------- edge cases for the epsilon and float64 precision
+
+
+@pytest.mark.parametrize("kata_id", ("mc-advantage", "gae"))
+def test_tiny_and_constant_advantages(kata_id):
+    kata = catalog.get(kata_id)
+    ref = _reference(kata)
+    for seed in range(5):
+        args = _case(kata_id, "tiny_advantages", seed).inputs.args
+        size = max(float(args["rewards"].abs().max()), float(args["values"].abs().max()))
+        assert size < 1e-4  # the advantages' std is near enough to 1e-8 for the epsilon to show
+        adv, _ = ref(**args)
+        assert torch.isfinite(adv).all() and adv.abs().max() > 0.1  # still normalised to about unit size
+    adv, _ = ref(**_case(kata_id, "constant_advantage").inputs.args)
+    assert torch.equal(adv, torch.zeros_like(adv))
+
+
+@pytest.mark.parametrize("kata_id", ("mc-advantage", "gae", "gae-batched"))
+def test_long_discounted_float64_has_no_dones_and_an_inexact_gamma(kata_id):
+    args = _case(kata_id, "long_discounted_float64").inputs.args
+    assert args["rewards"].dtype == torch.float64 and args["rewards"].shape[0] >= 300
+    assert not args["dones"].any()
+    assert float(torch.tensor(args["gamma"])) != args["gamma"]  # float32 cannot hold it: a float32 gamma shows
+
+
+def test_grpo_tiny_spread_groups():
+    for name, dtype in (("tiny_spread", torch.float32), ("tiny_spread_float64", torch.float64)):
+        r = _case("grpo-advantage", name).inputs.args["rewards"]
+        assert r.dtype == dtype
+        std = r.double().std(-1)
+        assert std.max() < 1e-4 and std.min() > 1e-9, name  # the 1e-8 beside the std moves the answer by > rtol

@@ -244,7 +244,7 @@ def problem_text(problem: Problem, listed: bool = True) -> Text:
     text = Text("✗ ", style="bold red")
     text.append(problem.message)
     m = problem.mismatch
-    if m is not None and problem.kind in ("values", "nonfinite") and (m.rtol or m.atol):
+    if m is not None and problem.kind in ("values", "nonfinite", "precision") and (m.rtol or m.atol):
         text.append("\n  " + tr("largest difference {diff} at {index} (rtol {rtol:g}, atol {atol:g})",
                                 diff=f"{m.max_abs:.6g}", index=m.max_abs_index, rtol=m.rtol, atol=m.atol), style="dim")
     if m is not None and listed:

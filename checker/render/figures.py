@@ -22,9 +22,10 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.text import Text
 
+from checker.i18n import tr
 from checker.results import CaseResult, Problem, TensorInfo
 
-PICTURED = ("values", "nonfinite")
+PICTURED = ("values", "nonfinite", "precision")
 RL_INPUTS = ("rewards", "dones", "values")
 
 
@@ -75,6 +76,10 @@ def _figure(case: CaseResult, problem: Problem) -> RenderableType | None:
         if chosen is problem:
             return timeline(case, problem)
         where = "below" if case.problems.index(chosen) > case.problems.index(problem) else "above"
+        if chosen.kind == "precision":  # rounding noise has no step to locate
+            shows = tr("  the {item} timeline below shows it", item=chosen.item) if where == "below" else tr(
+                "  the {item} timeline above shows it", item=chosen.item)
+            return Text(shows, style="dim")
         return Text(f"  the {chosen.item} timeline {where} locates it", style="dim")
     from checker.render.masks import rows_figure
 
@@ -190,6 +195,34 @@ def num(value: Any, decimals: int = 3) -> str:
         return f"{v:.{max(decimals - 1, 1)}e}"
     text = f"{v:.{decimals}f}"
     return "0" if float(text) == 0 else text
+
+
+def nums(expected: Any, got: Any, decimals: int = 3) -> tuple[str, str]:
+    """An expected value and yours as `num` prints them, with as many more digits as it takes to
+    see that they differ (-0.70711 / -0.70710, never -0.707 twice), both in the same style so that
+    their digits line up."""
+    a, b = num(expected, decimals), num(got, decimals)
+    if a != b or not (is_number(expected) and is_number(got)) or isinstance(expected, bool) or isinstance(got, bool):
+        return a, b
+    x, y = float(expected), float(got)
+    if x == y or not (math.isfinite(x) and math.isfinite(y)):
+        return a, b
+    scientific = "e" in a or "e" in b
+    for digits in range(decimals + 1, decimals + 18):
+        a, b = (f"{x:.{digits - 1}e}", f"{y:.{digits - 1}e}") if scientific else (f"{x:.{digits}f}", f"{y:.{digits}f}")
+        if a != b:
+            return a, b
+    return repr(x), repr(y)
+
+
+def align_points(cells: list[str], width: int = 0) -> list[str]:
+    """Cells of one column, padded to one width so that their decimal points line up even when some
+    carry more digits than the others (print them left-justified: a terminal table drops trailing
+    spaces of right-justified cells). `width` is the least width, e.g. the column's header."""
+    parts = [(c[:c.index(".")], c[c.index("."):]) if "." in c else (c, "") for c in cells]
+    whole = max((len(w) for w, _ in parts), default=0)
+    fraction = max((len(f) for _, f in parts), default=0)
+    return [(w.rjust(whole) + f.ljust(fraction)).rjust(width) for w, f in parts]
 
 
 def input_info(case: CaseResult, name: str) -> TensorInfo | None:

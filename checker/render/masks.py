@@ -13,7 +13,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from checker.render.figures import (
-    at, broadcast_at, broadcastable, differs, index_text, indices, input_info, num, shape_of, tensor_inputs,
+    at, broadcast_at, broadcastable, differs, index_text, indices, input_info, num, nums, shape_of, tensor_inputs,
     tolerances, truthy,
 )
 from checker.results import CaseResult, Problem
@@ -224,7 +224,9 @@ class RowsFigure:
         width = max(options.max_width, 30)
         for ix, e, g, bad in shown:
             side = [broadcast_at(self.beside[1], self.full(ix, j)) for j in range(self.n)] if self.beside else None
-            cw = max(len(num(v)) for v in list(e) + list(g)) + 2
+            # each differing pair with the digits it takes to see the difference, in one style
+            cells = [nums(a, b) if wrong else (num(a), num(b)) for a, b, wrong in zip(e, g, bad)]
+            cw = max(len(c) for pair in cells for c in pair) + 2
             if side is not None and not self.beside[2]:
                 cw = max(cw, max(len(num(v)) for v in side) + 2)
             ncols = max(1, min(self.n, (width - lw) // cw))
@@ -238,7 +240,7 @@ class RowsFigure:
             if side is not None and self.beside[2] and not any(truthy(m) for m in side):
                 title.append(f"  every {self.col_word} masked", style="yellow")
                 dead = True
-            if any(num(v) in ("NaN", "inf", "-inf") for v in g):
+            if any(c in ("NaN", "inf", "-inf") for _, c in cells):
                 title.append("  NaN/inf in yours", style="bold red")
             yield title
             yield Text(self.col_word.ljust(lw) + "".join(str(j).rjust(cw - 1) + " " for j in cols), style="dim")
@@ -252,11 +254,11 @@ class RowsFigure:
                 yield line
             line = Text("expected".ljust(lw))
             for j in cols:
-                line.append(num(e[j]).rjust(cw - 1) + " ")
+                line.append(cells[j][0].rjust(cw - 1) + " ")
             yield line
             line = Text("yours".ljust(lw))
             for j in cols:
-                line.append(num(g[j]).rjust(cw - 1) + (BAD if bad[j] else " "), style="bold red" if bad[j] else "")
+                line.append(cells[j][1].rjust(cw - 1) + (BAD if bad[j] else " "), style="bold red" if bad[j] else "")
             yield line
         legend = Text(f"{BAD} out of tolerance (rtol {self.rtol:g}, atol {self.atol:g})", style="dim")
         if self.beside and self.beside[2]:

@@ -10,7 +10,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
-from checker.render.figures import input_info, is_number, num, scalar_inputs, shape_of, truthy
+from checker.render.figures import input_info, is_number, num, nums, scalar_inputs, shape_of, truthy
 from checker.results import CaseResult, Problem
 
 SYMBOLS = {"clip_epsilon": "ε", "kl_beta": "β", "gamma": "γ", "lam": "λ", "dropout_p": "p", "eps": "ε", "beta": "β"}
@@ -23,8 +23,9 @@ def scalar_table(case: CaseResult, problem: Problem) -> Table:
     table.add_column(justify="right", no_wrap=True)
     table.add_column(style="dim")
     item = problem.item or "value"
-    table.add_row(f"{item} expected", num(expected, 6), "")
-    table.add_row(f"{item} yours", Text(num(got, 6), style="bold red"), "")
+    shown_expected, shown_got = nums(expected, got, 6)
+    table.add_row(f"{item} expected", shown_expected, "")
+    table.add_row(f"{item} yours", Text(shown_got, style="bold red"), "")
     table.add_row("difference", _signed(got - expected), _relation(expected, got))
     for info in scalar_inputs(case):
         symbol = SYMBOLS.get(info.name)
@@ -55,5 +56,8 @@ def _relation(expected: float, got: float) -> str:
     if expected != 0 and abs(got + expected) <= 1e-6 * max(1.0, abs(expected)):
         return "yours has the opposite sign"
     if expected != 0:
-        return f"yours is {got / expected:.4g} × expected"
+        ratio = f"{got / expected:.4g}"
+        if ratio in ("1", "-1") and got != expected:  # as many digits as it takes to show the ratio is not 1
+            ratio = next((r for r in (f"{got / expected:.{d}g}" for d in range(5, 18)) if r not in ("1", "-1")), ratio)
+        return f"yours is {ratio} × expected"
     return ""

@@ -15,8 +15,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from checker.i18n import tr
 from checker.render.figures import (
-    RL_INPUTS, differs, input_info, num, pictured, shape_of, tolerances, truthy,
+    RL_INPUTS, align_points, differs, input_info, num, nums, pictured, shape_of, tolerances, truthy,
 )
 from checker.results import CaseResult, Problem
 
@@ -36,7 +37,8 @@ def timeline_item(case: CaseResult) -> Problem | None:
     candidates = [p for p in case.problems if pictured(p) and shape_of(p.expected) == shape == shape_of(p.got)]
     if not candidates:
         return None
-    return min(candidates, key=lambda p: (sum(_bad_steps(p)), p.item != "returns"))  # ties: the raw returns
+    # A logic error before rounding noise; then the fewest differing steps; ties: the raw returns.
+    return min(candidates, key=lambda p: (p.kind == "precision", sum(_bad_steps(p)), p.item != "returns"))
 
 
 def _bad_steps(problem: Problem) -> list[bool]:
@@ -69,23 +71,34 @@ def timeline(case: CaseResult, problem: Problem) -> Group:
     origin = max((t for t in range(T) if bad[t]), default=None)
     if origin is None:
         return Group(title)
+    rounding = problem.kind == "precision"  # no step holds a logic error: nothing to point at
     title.append(f" — {sum(bad)} of {T} steps differ")
+    if rounding:
+        title.append(tr(", each by float32 rounding only"))
 
+    start, stop = (0, T) if T <= 2 * CONTEXT + 3 else (max(0, origin - CONTEXT), min(T, origin + CONTEXT + 1))
+    pairs = [nums(expected[t], got[t]) if bad[t] else (num(expected[t]), num(got[t])) for t in range(start, stop)]
+    shown_expected = align_points([e for e, _ in pairs], len("expected"))
+    shown_got = align_points([g for _, g in pairs], len("yours"))
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", collapse_padding=True)
     for name in ("t", "reward", "done", "value", "expected", "yours", "Δ", ""):
+        if name in ("expected", "yours"):  # cells padded to one width, points lined up: print them as they are
+            width = len((shown_expected if name == "expected" else shown_got)[0])
+            table.add_column(name.rjust(width), justify="left", no_wrap=True, min_width=width)
+            continue
         table.add_column(name, justify="left" if name in ("done", "") else "right", no_wrap=True, min_width=max(len(name), 1))
-    start, stop = (0, T) if T <= 2 * CONTEXT + 3 else (max(0, origin - CONTEXT), min(T, origin + CONTEXT + 1))
     if start > 0:
         table.add_row("…", "", "", "", "", "", "", f"{start} earlier", style="dim")
-    for t in range(start, stop):
+    for k, t in enumerate(range(start, stop)):
         done = truthy(dones[t])
         delta = _delta(expected[t], got[t])
-        marker = ("✗" if bad[t] else "") + (f" {MARK}" if t == origin else "")
+        marked = t == origin and not rounding
+        marker = ("✗" if bad[t] else "") + (f" {MARK}" if marked else "")
         table.add_row(
             str(t), num(rewards[t]), Text("done", style="bold yellow") if done else Text("·", style="dim"), num(values[t]),
-            num(expected[t]), Text(num(got[t]), style="bold red" if bad[t] else ""), Text(delta, style="red" if bad[t] else "dim"),
-            Text(marker, style="bold red" if bad[t] else ""),
-            style="bold" if t == origin else None,
+            shown_expected[k], Text(shown_got[k], style="bold red" if bad[t] else ""),
+            Text(delta, style="red" if bad[t] else "dim"), Text(marker, style="bold red" if bad[t] else ""),
+            style="bold" if marked else None,
         )
     if stop < T:
         table.add_row("…", "", "", "", "", "", "", f"{T - stop} later", style="dim")
@@ -93,6 +106,11 @@ def timeline(case: CaseResult, problem: Problem) -> Group:
     if stop == T and last is not None and last.values is not None:
         boot = last.values[env] if env is not None and isinstance(last.values, list) else last.values
         table.add_row(str(T), "", "", num(boot), "", "", "", "last_values", style="dim")
+    if rounding:
+        return Group(title, table, Text(tr(
+            "No step holds a logic error: every difference is float32 rounding, spread over the steps. Keep the whole "
+            "computation in float64: no .float(), and no constant made in float32 (torch.tensor(gamma) is float32)."),
+            style="italic"))
     return Group(title, table, Text(_explain(origin, T, truthy(dones[origin]), origin + 1 < T and truthy(dones[origin + 1]),
                                              all(bad)), style="italic"))
 

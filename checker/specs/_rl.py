@@ -6,14 +6,14 @@ import torch
 
 def trajectory(g: torch.Generator, T: int, done_at: tuple[int, ...] | str = (), *,
                dtype: torch.dtype = torch.float32, bool_dones: bool = True,
-               shape_tail: tuple[int, ...] = ()) -> dict[str, torch.Tensor]:
-    """rewards, dones, values of length T (times `shape_tail` for batched envs).
+               shape_tail: tuple[int, ...] = (), scale: float = 1.0) -> dict[str, torch.Tensor]:
+    """rewards, dones, values of length T (times `shape_tail` for batched envs), of size `scale`.
 
     done_at: step indices that end an episode, "random" for a random 20% of steps, "all".
     """
     shape = (T, *shape_tail)
-    rewards = torch.randn(shape, generator=g, dtype=torch.float64).to(dtype)
-    values = torch.randn(shape, generator=g, dtype=torch.float64).to(dtype)
+    rewards = (scale * torch.randn(shape, generator=g, dtype=torch.float64)).to(dtype)
+    values = (scale * torch.randn(shape, generator=g, dtype=torch.float64)).to(dtype)
     if done_at == "random":
         dones = torch.rand(shape, generator=g) < 0.2
     elif done_at == "all":

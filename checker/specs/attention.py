@@ -6,18 +6,21 @@ import math
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 from checker import spec as spec_api
 from checker.spec import Family, Inputs, Mistake
 from checker.specs._attention import (
-    causal, compare_dropout, eval_mode, expected_in_float32, is_train_dropout, pick, randint, randn, random_mask, with_zero_rows,
+    causal, compare_dropout, eval_mode, expected_in_float32, is_train_dropout, pick, randint, randn, random_mask,
+    spread_rows, with_zero_rows,
 )
 
 
 def _case(B=2, H=2, Lq=5, Lk=None, D=8, Dv=None, mask=None, dtype=torch.float32, scale=1.0, dropout_p=0.0,
-          train=False, grads=False, tol=None):
+          train=False, grads=False, tol=None, spread=None):
     """mask: None, "causal" ([Lq, Lk]), "2d" ([Lq, Lk]), "b1" ([B, 1, Lq, Lk]), "bh" ([B, H, Lq, Lk]),
-    "padding" ([B, 1, 1, Lk]), or "dead" / "dead_b1" (some query rows fully masked)."""
+    "padding" ([B, 1, 1, Lk]), or "dead" / "dead_b1" (some query rows fully masked). spread: the
+    fully-masked rows' scores made to span at least this much (their q rows scaled up)."""
     def make(g: torch.Generator) -> Inputs:
         lk, dv = Lk or Lq, Dv or D
         args = {"q": randn(g, B, H, Lq, D, dtype=dtype, scale=scale), "k": randn(g, B, H, lk, D, dtype=dtype, scale=scale),
@@ -28,6 +31,15 @@ def _case(B=2, H=2, Lq=5, Lk=None, D=8, Dv=None, mask=None, dtype=torch.float32,
             args["mask"] = causal(Lq, lk)
         elif mask is not None:
             args["mask"] = random_mask(g, *shapes[mask], dead_rows=0.3 if mask.startswith("dead") else 0.0)
+        if spread is not None:
+            k = args["k"].double()
+            dead = ~args["mask"].expand(B, H, Lq, lk).any(-1)  # (B, H, Lq)
+
+            def width(q):
+                s = q @ k.transpose(-2, -1) / math.sqrt(D)  # (B, H, Lq, Lk)
+                return s.amax(-1) - s.amin(-1)
+
+            args["q"] = spread_rows(width, dead, args["q"].double(), spread).to(dtype)
         probe = randn(g, B, H, Lq, dv, dtype=dtype) if grads else None
         return Inputs(args=args, init={"dropout_p": dropout_p}, train=train, probe=probe,
                       grad_of=("q", "k", "v") if grads else (), tol=tol,
@@ -61,6 +73,8 @@ FAMILIES = (
     Family("fully_masked_rows", _case(Lq=6, mask="dead"), draws=3),
     Family("fully_masked_rows_b1", _case(Lq=6, Lk=4, mask="dead_b1")),
     Family("fully_masked_float16", _case(Lq=6, mask="dead", dtype=torch.float16)),
+    Family("fully_masked_float16_large_scores", _case(Lq=6, mask="dead", dtype=torch.float16, spread=200.0)),
+    Family("fully_masked_large_scores", _case(Lq=6, mask="dead", spread=2000.0)),
     Family("lq_ne_lk", _case(Lq=3, Lk=7, mask="bh")),
     Family("lq_gt_lk", _case(Lq=7, Lk=2)),
     Family("head_dim_one", _case(D=1, mask="bh")),
@@ -84,8 +98,8 @@ FAMILIES = (
 def expected(kata, entry, inputs, device):
     if is_train_dropout(inputs):
         return [spec_api.call(kata, entry, eval_mode(inputs), device)]  # the weights before dropout
-    outcome = expected_in_float32(lambda i: spec_api.call(kata, entry, i, device), inputs)
-    return with_zero_rows(outcome, inputs, device, module=False)
+    return expected_in_float32(lambda i: spec_api.call(kata, entry, i, device), inputs,
+                               lambda outcome, i: with_zero_rows(outcome, i, device, module=False))
 
 
 def compare(kata, case, expected, got):
@@ -98,32 +112,47 @@ def compare(kata, case, expected, got):
 class _Attention(nn.Module):
     """The right computation with switches, one per known mistake."""
 
-    scale_by = "sqrt"  # "sqrt" | "none" | "D"
+    scale_by = "sqrt"  # "sqrt" | "none" | "D" | "sqrt_dv"
     fill: float | None = None  # None: finfo.min
+    additive = False  # the mask added to the scores (Hugging Face's additive mask) instead of filling them
     invert = False
     softmax_dim = -1
     dropout_first = False
+    dropout_always = False  # F.dropout without training=self.training
+    dropout_unscaled = False  # survivors not scaled by 1/(1-p)
+    return_before_dropout = False
     naive_softmax = False
+    mask_after_softmax = False  # masked weights zeroed after an unmasked softmax: rows no longer sum to 1
 
     def __init__(self, dropout_p: float = 0.0):
         super().__init__()
+        self.p = dropout_p
         self.dropout = nn.Dropout(dropout_p)
 
     def forward(self, q, k, v, mask=None):
         D = q.size(-1)
-        scores = q @ k.transpose(-2, -1) / {"sqrt": math.sqrt(D), "none": 1.0, "D": D}[self.scale_by]
-        if mask is not None:
+        scale = {"sqrt": math.sqrt(D), "none": 1.0, "D": D, "sqrt_dv": math.sqrt(v.size(-1))}[self.scale_by]
+        scores = q @ k.transpose(-2, -1) / scale
+        if mask is not None and not self.mask_after_softmax:
             fill = torch.finfo(scores.dtype).min if self.fill is None else self.fill
-            scores = scores.masked_fill(mask if self.invert else ~mask, fill)
+            hidden = mask if self.invert else ~mask
+            scores = scores + hidden.to(scores.dtype) * fill if self.additive else scores.masked_fill(hidden, fill)
         if self.dropout_first:
             scores = self.dropout(scores)
         if self.naive_softmax:
             weights = scores.exp() / scores.exp().sum(dim=-1, keepdim=True)
         else:
             weights = torch.softmax(scores, dim=self.softmax_dim)
-        if not self.dropout_first:
+        if mask is not None and self.mask_after_softmax:
+            weights = weights.masked_fill(~mask, 0.0)
+        before = weights
+        if self.dropout_always:
+            weights = F.dropout(weights, p=self.p)
+        elif self.dropout_unscaled:
+            weights = weights * (torch.rand_like(weights) >= self.p) if self.training else weights
+        elif not self.dropout_first:
             weights = self.dropout(weights)
-        return weights @ v, weights
+        return weights @ v, (before if self.return_before_dropout else weights)
 
 
 def _variant(**switches):
@@ -133,12 +162,19 @@ def _variant(**switches):
 MISTAKES = (
     Mistake("no_scaling", _variant(scale_by="none")),
     Mistake("scaled_by_d", _variant(scale_by="D")),
+    Mistake("scaled_by_dv", _variant(scale_by="sqrt_dv")),
     Mistake("mask_inverted", _variant(invert=True)),
     Mistake("softmax_over_queries", _variant(softmax_dim=-2)),
+    Mistake("softmax_over_heads", _variant(softmax_dim=1)),
     Mistake("nan_fully_masked", _variant(fill=float("-inf"))),
+    Mistake("additive_mask", _variant(additive=True)),
+    Mistake("mask_after_softmax", _variant(mask_after_softmax=True)),
     Mistake("naive_softmax", _variant(naive_softmax=True)),
     Mistake("fill_too_small", _variant(fill=-1e4)),
     Mistake("dropout_before_softmax", _variant(dropout_first=True)),
+    Mistake("dropout_in_eval", _variant(dropout_always=True)),
+    Mistake("dropout_unscaled", _variant(dropout_unscaled=True)),
+    Mistake("returns_weights_before_dropout", _variant(return_before_dropout=True)),
 )
 
 # `kata check attention --bench`: a causal self-attention block of realistic size.

@@ -57,8 +57,18 @@ def _heads_first(batch_size, n_head, seq_len, device=None):
     return torch.tril(_ones(seq_len, device)).expand(n_head, batch_size, seq_len, seq_len)
 
 
+def _masked_out(batch_size, n_head, seq_len, device=None):
+    return torch.triu(_ones(seq_len, device), diagonal=1).expand(batch_size, n_head, seq_len, seq_len)
+
+
+def _no_batch_dims(batch_size, n_head, seq_len, device=None):
+    return torch.tril(_ones(seq_len, device))
+
+
 MISTAKES = (
     Mistake("triu", _upper),
+    Mistake("mask_inverted", _masked_out),
+    Mistake("no_batch_dims", _no_batch_dims),
     Mistake("diagonal_excluded", _strict),
     Mistake("float_mask", _float),
     Mistake("device_ignored", _no_device),

@@ -55,6 +55,7 @@ FAMILIES = (
     Family("long_float64", _case(300, 4, "random", dtype=torch.float64),
            draws=2),
     Family("long_no_dones_float64", _case(320, 2, (), gamma=1.0, lam=1.0, dtype=torch.float64)),
+    Family("long_discounted_float64", _case(300, 3, (), dtype=torch.float64)),
     Family("random", _random(True), draws=45),
     Family("random_float_dones", _random(False), draws=25),
     Family("random_float64", _random(True, torch.float64), draws=10),
@@ -65,56 +66,47 @@ FAMILIES = (
 # ---------------------------------------------------------------- known mistakes
 
 
-def _gae(rewards, dones, values, last_values, gamma, lam, *, cut_value=True, cut_carry=True,
-         mask_bootstrap=True, bootstrap=True, late=False):
-    T = rewards.shape[0]
-    nd = 1.0 - dones.to(rewards.dtype)
-    adv = torch.zeros_like(rewards)
-    next_value = last_values if bootstrap else torch.zeros_like(last_values)
-    gae = torch.zeros_like(rewards[0])
-    for t in reversed(range(T)):
-        cut = (nd[t + 1] if t + 1 < T else torch.ones_like(nd[t])) if late else nd[t]
-        value_cut = cut if (t < T - 1 or mask_bootstrap) else torch.ones_like(cut)
-        delta = rewards[t] + gamma * next_value * (value_cut if cut_value else 1.0) - values[t]
-        gae = delta + gamma * lam * (cut if cut_carry else 1.0) * gae
-        adv[t] = gae
-        next_value = values[t]
-    return adv, adv + values
-
-
-def _dones_ignored(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    return _gae(rewards, dones, values, last_values, gamma, lam, cut_value=False, cut_carry=False)
-
-
-def _bootstrap_not_masked(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    return _gae(rewards, dones, values, last_values, gamma, lam, mask_bootstrap=False)
-
-
-def _no_bootstrap(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    return _gae(rewards, dones, values, last_values, gamma, lam, bootstrap=False)
-
-
-def _carry_not_cut(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    return _gae(rewards, dones, values, last_values, gamma, lam, cut_carry=False)
-
-
-def _one_step_late(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    return _gae(rewards, dones, values, last_values, gamma, lam, late=True)
-
-
-def _normalised(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
-    adv, ret = _gae(rewards, dones, values, last_values, gamma, lam)
-    return (adv - adv.mean()) / (adv.std() + 1e-8), ret
+def _gae_variant(*, cut_value=True, cut_carry=True, mask_bootstrap=True, bootstrap=True, late=False,
+                 normalise=False, gamma_float32=False, in_float32=False, in_place=False):
+    def compute_gae_batched(rewards, dones, values, last_values, gamma=0.99, lam=0.95):
+        dtype = rewards.dtype
+        if in_float32:  # the whole computation in float32, cast back at the end
+            rewards, values, last_values = rewards.float(), values.float(), last_values.float()
+        if gamma_float32:  # a float32 constant: in float64 it carries float32's rounding of gamma
+            gamma = torch.tensor(gamma)
+        T = rewards.shape[0]
+        nd = 1.0 - dones.to(rewards.dtype)
+        adv = torch.zeros_like(rewards)
+        next_value = last_values if bootstrap else torch.zeros_like(last_values)
+        gae = torch.zeros_like(rewards[0])
+        deltas = rewards if in_place else torch.zeros_like(rewards)  # in place: the caller's rewards become the TD errors
+        for t in reversed(range(T)):
+            cut = (nd[t + 1] if t + 1 < T else torch.ones_like(nd[t])) if late else nd[t]
+            value_cut = cut if (t < T - 1 or mask_bootstrap) else torch.ones_like(cut)
+            delta = rewards[t] + gamma * next_value * (value_cut if cut_value else 1.0) - values[t]
+            deltas[t] = delta
+            gae = deltas[t] + gamma * lam * (cut if cut_carry else 1.0) * gae
+            adv[t] = gae
+            next_value = values[t]
+        returns = adv + values
+        if normalise:  # as gae's contract does, though this one asks for the raw advantages
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        return (adv.to(dtype), returns.to(dtype)) if in_float32 else (adv, returns)
+    return compute_gae_batched
 
 
 # Narrowest first: on a case where two variants agree, the report names the first that matches.
 MISTAKES = (
-    Mistake("bootstrap_not_masked", _bootstrap_not_masked),
-    Mistake("dones_ignored", _dones_ignored),
-    Mistake("no_bootstrap", _no_bootstrap),
-    Mistake("carry_not_cut", _carry_not_cut),
-    Mistake("cut_one_step_late", _one_step_late),
-    Mistake("normalised", _normalised),
+    Mistake("bootstrap_not_masked", _gae_variant(mask_bootstrap=False)),
+    Mistake("dones_ignored", _gae_variant(cut_value=False, cut_carry=False)),
+    Mistake("no_bootstrap", _gae_variant(bootstrap=False)),
+    Mistake("carry_not_cut", _gae_variant(cut_carry=False)),
+    Mistake("value_not_cut", _gae_variant(cut_value=False)),
+    Mistake("cut_one_step_late", _gae_variant(late=True)),
+    Mistake("normalised", _gae_variant(normalise=True)),
+    Mistake("gamma_float32", _gae_variant(gamma_float32=True)),
+    Mistake("computed_in_float32", _gae_variant(in_float32=True)),
+    Mistake("rewards_modified_in_place", _gae_variant(in_place=True)),
 )
 
 # `kata check gae-batched --bench`: a rollout of 64 envs; a loop over envs as well as steps shows.

@@ -52,6 +52,9 @@ def _case(shape, kind="normal", *, dtype=torch.float32):
             r[..., 0, :] = 0.5
         elif kind == "zeros":
             r = torch.zeros(shape, dtype=dtype)
+        elif kind == "tiny":  # spreads of 1e-7 to 1e-5 around 0: the 1e-8 beside the std shows
+            scale = 10 ** (torch.rand((*shape[:-1], 1), generator=g, dtype=torch.float64) * 2 - 7)
+            r = (scale * torch.randn(shape, generator=g, dtype=torch.float64)).to(dtype)
         else:
             raise ValueError(kind)
         return _inputs(r)
@@ -85,6 +88,8 @@ FAMILIES = (
     Family("four_d", _case((2, 2, 3, 4), "scaled")),
     Family("three_d_equal", _case((2, 3, 4), "equal")),
     Family("large_group", _case((64,))),
+    Family("tiny_spread", _case((4, 8), "tiny")),
+    Family("tiny_spread_float64", _case((4, 8), "tiny", dtype=torch.float64)),
     Family("float64", _case((4, 8), "scaled", dtype=torch.float64)),
     Family("random", _random, draws=82),
     Family("device", _case((4, 6), "one_equal"), track_device=True),
@@ -115,12 +120,30 @@ def _centred_only(rewards):
     return rewards - rewards.mean(-1, keepdim=True)
 
 
+def _epsilon(eps: float):
+    def compute_group_advantages(rewards):
+        return (rewards - rewards.mean(-1, keepdim=True)) / (rewards.std(-1, keepdim=True) + eps)
+    return compute_group_advantages
+
+
+def _epsilon_in_sqrt(rewards):
+    return (rewards - rewards.mean(-1, keepdim=True)) / torch.sqrt(rewards.var(-1, keepdim=True) + 1e-8)
+
+
+def _no_keepdim(rewards):
+    return (rewards - rewards.mean(dim=-1)) / (rewards.std(dim=-1) + 1e-8)
+
+
 MISTAKES = (
     Mistake("global_stats", _global_stats),
     Mistake("biased_std", _biased_std),
     Mistake("no_epsilon", _no_epsilon),
     Mistake("first_dim", _first_dim),
     Mistake("not_divided_by_std", _centred_only),
+    Mistake("epsilon_1e9", _epsilon(1e-9)),
+    Mistake("epsilon_1e6", _epsilon(1e-6)),
+    Mistake("epsilon_in_sqrt", _epsilon_in_sqrt),
+    Mistake("no_keepdim", _no_keepdim),
 )
 
 # `kata check grpo-advantage --bench`: many prompts at once; a loop over groups shows.

@@ -113,8 +113,13 @@ FAMILIES = (
 
 
 def _loss(old, new, adv, ref, eps, beta, mask, *, pick_max=False, inverted=False, clip=True, kl="k3",
-          token_mean=False, use_mask=True, detach=False, kl_sign=1.0, clamp_only=False):
-    A = adv if new.dim() == 1 else adv[:, None]
+          reduce="per_completion", kl_reduce=None, use_mask=True, detach=False, kl_sign=1.0, clamp_only=False,
+          adv_along_tokens=False, fixed_eps=None, fixed_beta=None):
+    """reduce / kl_reduce: how the surrogate / the KL term is averaged over tokens ("per_completion",
+    "token_mean" over every valid token, "token_sum" per completion, "max_length" = sum / T)."""
+    eps = eps if fixed_eps is None else fixed_eps
+    beta = beta if fixed_beta is None else fixed_beta
+    A = adv if new.dim() == 1 else (adv[None, :] if adv_along_tokens else adv[:, None])
     ratio = torch.exp(old - new) if inverted else torch.exp(new - old)
     ratio = ratio.detach() if detach else ratio
     clipped = torch.clamp(ratio, 1 - eps, 1 + eps) if clip else ratio
@@ -123,15 +128,27 @@ def _loss(old, new, adv, ref, eps, beta, mask, *, pick_max=False, inverted=False
         div = torch.exp(ref - new) - (ref - new) - 1
     elif kl == "reversed":
         div = torch.exp(new - ref) - (new - ref) - 1
+    elif kl == "k1":  # the plain log-ratio
+        div = new - ref
     else:  # the seed notes' `exp(new) * (new - ref)`
         div = torch.exp(new) * (new - ref)
     loss = -(surr - kl_sign * beta * div)
     if loss.dim() == 1:
         return loss.mean()
     m = torch.ones_like(loss) if (mask is None or not use_mask) else mask.to(loss.dtype)
-    if token_mean:
-        return (loss * m).sum() / m.sum()
-    return ((loss * m).sum(-1) / m.sum(-1)).mean()
+
+    def average(x, how):
+        if how == "token_mean":
+            return (x * m).sum() / m.sum()
+        if how == "token_sum":
+            return (x * m).sum(-1).mean()
+        if how == "max_length":
+            return ((x * m).sum(-1) / x.shape[-1]).mean()
+        return ((x * m).sum(-1) / m.sum(-1)).mean()
+
+    if kl_reduce is None:
+        return average(loss, reduce)
+    return -(average(surr, reduce) - kl_sign * beta * average(div, kl_reduce))
 
 
 def _variant(**switches):
@@ -148,10 +165,18 @@ MISTAKES = (
     Mistake("no_clipping", _variant(clip=False)),
     Mistake("kl_reversed", _variant(kl="reversed")),
     Mistake("kl_notes", _variant(kl="notes")),
-    Mistake("token_level_mean", _variant(token_mean=True)),
+    Mistake("kl_log_ratio", _variant(kl="k1")),
+    Mistake("token_level_mean", _variant(reduce="token_mean")),
+    Mistake("kl_token_level_mean", _variant(kl_reduce="token_mean")),
+    Mistake("surrogate_token_level_mean", _variant(reduce="token_mean", kl_reduce="per_completion")),
+    Mistake("token_sum", _variant(reduce="token_sum")),
+    Mistake("divided_by_max_length", _variant(reduce="max_length")),
     Mistake("mask_ignored", _variant(use_mask=False)),
     Mistake("ratio_detached", _variant(detach=True)),
     Mistake("kl_sign", _variant(kl_sign=-1.0)),
+    Mistake("advantages_along_tokens", _variant(adv_along_tokens=True)),
+    Mistake("clip_epsilon_ignored", _variant(fixed_eps=0.2)),
+    Mistake("kl_beta_ignored", _variant(fixed_beta=0.04)),
 )
 
 

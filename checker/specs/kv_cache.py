@@ -187,7 +187,7 @@ def expected(kata, entry, inputs: Inputs, device: torch.device) -> list[Outcome]
     """The reference runs the same schedule (float16/bfloat16: in float32, rounded once)."""
     if BAD_DIMS in inputs.show:
         return [call_module(kata, entry, inputs, device)]
-    return [expected_in_float32(lambda i: call(kata, entry, i, device), inputs)]
+    return expected_in_float32(lambda i: call(kata, entry, i, device), inputs)
 
 
 def compare(kata, case, expected: list[Outcome], got: Outcome) -> list[Problem]:

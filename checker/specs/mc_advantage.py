@@ -7,9 +7,9 @@ from checker.spec import Family, Inputs, Mistake
 from checker.specs._rl import randint, trajectory, uniform
 
 
-def _case(T, done_at=(), *, gamma=0.99, dtype=torch.float32, bool_dones=True):
+def _case(T, done_at=(), *, gamma=0.99, dtype=torch.float32, bool_dones=True, scale=1.0):
     def make(g: torch.Generator) -> Inputs:
-        args = trajectory(g, T, done_at, dtype=dtype, bool_dones=bool_dones)
+        args = trajectory(g, T, done_at, dtype=dtype, bool_dones=bool_dones, scale=scale)
         args.update(gamma=gamma)
         return Inputs(args=args, show={"gamma": gamma})
     return make
@@ -47,7 +47,9 @@ FAMILIES = (
     Family("gamma_zero", _case(8, (4,), gamma=0.0)),
     Family("gamma_one", _case(8, (4,), gamma=1.0)),
     Family("constant_advantage", _constant_advantage),
+    Family("tiny_advantages", _case(12, (4, 9), scale=1e-6)),
     Family("long_float64", _case(300, "random", dtype=torch.float64), draws=3),
+    Family("long_discounted_float64", _case(300, (), gamma=0.99, dtype=torch.float64)),
     Family("long_no_dones_float64", _case(400, (), gamma=1.0, dtype=torch.float64)),
     Family("random", _random(True), draws=45),
     Family("random_float_dones", _random(False), draws=30),
@@ -59,61 +61,52 @@ FAMILIES = (
 # ---------------------------------------------------------------- known mistakes
 
 
-def _returns(rewards, dones, gamma, *, cut_late=False, use_dones=True, bootstrap=None):
-    not_done = 1.0 - dones.to(rewards.dtype)
-    out = torch.zeros_like(rewards)
-    running = torch.zeros_like(rewards[0]) if bootstrap is None else bootstrap
-    for t in reversed(range(rewards.shape[0])):
-        if use_dones and not cut_late:
-            running = running * not_done[t]
-        running = rewards[t] + gamma * running
-        out[t] = running
-        if use_dones and cut_late:
-            running = running * not_done[t]  # reset after storing: step t-1 is cut by dones[t]
-    return out
-
-
-def _norm(a, unbiased=True):
-    return (a - a.mean()) / (a.std(unbiased=unbiased) + 1e-8)
-
-
-def _dones_ignored(rewards, dones, values, gamma=0.99):
-    ret = _returns(rewards, dones, gamma, use_dones=False)
-    return _norm(ret - values), ret
-
-
-def _cut_one_step_late(rewards, dones, values, gamma=0.99):
-    ret = _returns(rewards, dones, gamma, cut_late=True)
-    return _norm(ret - values), ret
-
-
-def _bootstrap_last_value(rewards, dones, values, gamma=0.99):
-    ret = _returns(rewards, dones, gamma, bootstrap=values[-1] * (1.0 - dones[-1].to(values.dtype)))
-    return _norm(ret - values), ret
-
-
-def _biased_std(rewards, dones, values, gamma=0.99):
-    ret = _returns(rewards, dones, gamma)
-    return _norm(ret - values, unbiased=False), ret
-
-
-def _not_normalised(rewards, dones, values, gamma=0.99):
-    ret = _returns(rewards, dones, gamma)
-    return ret - values, ret
-
-
-def _returns_normalised(rewards, dones, values, gamma=0.99):
-    ret = _norm(_returns(rewards, dones, gamma))
-    return _norm(ret - values), ret
+def _mc_variant(*, use_dones=True, cut_late=False, bootstrap=False, unbiased=True, eps=1e-8, eps_in_sqrt=False,
+                normalise=True, returns_normalised=False, gamma_float32=False, in_float32=False, default_zeros=False):
+    def compute_mc_advantage(rewards, dones, values, gamma=0.99):
+        dtype = rewards.dtype
+        if in_float32:  # the whole computation in float32, cast back at the end
+            rewards, values = rewards.float(), values.float()
+        if gamma_float32:  # a float32 constant: in float64 it carries float32's rounding of gamma
+            gamma = torch.tensor(gamma)
+        not_done = 1.0 - dones.to(rewards.dtype)
+        ret = torch.zeros(rewards.shape[0]) if default_zeros else torch.zeros_like(rewards)
+        running = values[-1] * not_done[-1] if bootstrap else torch.zeros_like(rewards[0])
+        for t in reversed(range(rewards.shape[0])):
+            if use_dones and not cut_late:
+                running = running * not_done[t]
+            running = rewards[t] + gamma * running
+            ret[t] = running
+            if use_dones and cut_late:
+                running = running * not_done[t]  # reset after storing: step t-1 is cut by dones[t]
+        if returns_normalised:
+            ret = (ret - ret.mean()) / (ret.std() + 1e-8)
+        adv = ret - values
+        if normalise:
+            if eps_in_sqrt:
+                adv = (adv - adv.mean()) / torch.sqrt(adv.var(unbiased=unbiased) + eps)
+            elif eps is None:
+                adv = (adv - adv.mean()) / adv.std(unbiased=unbiased)
+            else:
+                adv = (adv - adv.mean()) / (adv.std(unbiased=unbiased) + eps)
+        return (adv.to(dtype), ret.to(dtype)) if in_float32 else (adv, ret)
+    return compute_mc_advantage
 
 
 MISTAKES = (
-    Mistake("dones_ignored", _dones_ignored),
-    Mistake("cut_one_step_late", _cut_one_step_late),
-    Mistake("bootstrap_last_value", _bootstrap_last_value),
-    Mistake("biased_std", _biased_std),
-    Mistake("not_normalised", _not_normalised),
-    Mistake("returns_normalised", _returns_normalised),
+    Mistake("dones_ignored", _mc_variant(use_dones=False)),
+    Mistake("cut_one_step_late", _mc_variant(cut_late=True)),
+    Mistake("bootstrap_last_value", _mc_variant(bootstrap=True)),
+    Mistake("biased_std", _mc_variant(unbiased=False)),
+    Mistake("not_normalised", _mc_variant(normalise=False)),
+    Mistake("returns_normalised", _mc_variant(returns_normalised=True)),
+    Mistake("no_epsilon", _mc_variant(eps=None)),
+    Mistake("epsilon_1e9", _mc_variant(eps=1e-9)),
+    Mistake("epsilon_1e6", _mc_variant(eps=1e-6)),
+    Mistake("epsilon_in_sqrt", _mc_variant(eps_in_sqrt=True)),
+    Mistake("gamma_float32", _mc_variant(gamma_float32=True)),
+    Mistake("computed_in_float32", _mc_variant(in_float32=True)),
+    Mistake("returns_default_dtype", _mc_variant(default_zeros=True)),
 )
 
 # `kata check mc-advantage --bench`: one long trajectory, where a Python loop per step shows its cost.

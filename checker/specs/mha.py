@@ -9,25 +9,35 @@ import torch.nn as nn
 
 from checker.spec import Family, Inputs, Mistake
 from checker.specs._attention import (
-    bad_dims, call_module, causal, compare_module, expected_module, linear_params, pick, randint, randn, random_mask,
+    bad_dims, call_module, causal, compare_module, expected_module, linear_params, padding_mask, pick, projected_width,
+    randint, randn, random_mask, spread_rows,
 )
 
 
-def _case(B=2, L=5, C=8, H=2, mask=None, dtype=torch.float32, scale=1.0, grads=True, tol=None):
+def _case(B=2, L=5, C=8, H=2, mask=None, dtype=torch.float32, scale=1.0, grads=True, tol=None, spread=None):
     """mask: None, "causal" ([L, L]), "causal_b1" ([B, 1, L, L]), "bh" ([B, H, L, L]),
-    "padding" ([B, 1, 1, L]), or "dead" / "dead_b1" (some query rows fully masked: no gradients)."""
+    "padding" ([B, 1, 1, L]), "dead" / "dead_b1" (some query rows fully masked: no gradients), or
+    "dead_padding" ([B, 1, L, L]: padded positions hidden as queries and as keys). spread: x at the
+    fully-masked positions scaled until their scores span at least this much."""
     def make(g: torch.Generator) -> Inputs:
-        args = {"x": randn(g, B, L, C, dtype=dtype, scale=scale)}
+        args = {"x": randn(g, B, L, C, dtype=torch.float64, scale=scale)}
         shapes = {"bh": (B, H, L, L), "padding": (B, 1, 1, L), "dead": (B, H, L, L), "dead_b1": (B, 1, L, L)}
         if mask == "causal":
             args["mask"] = causal(L)
         elif mask == "causal_b1":
             args["mask"] = causal(L).expand(B, 1, L, L).clone()
+        elif mask == "dead_padding":
+            args["mask"] = padding_mask(g, B, L)
         elif mask is not None:
             args["mask"] = random_mask(g, *shapes[mask], dead_rows=0.3 if mask.startswith("dead") else 0.0)
+        params = linear_params(g, C)
+        if spread is not None:
+            dead = ~args["mask"].expand(B, 1, L, L)[:, 0].any(-1)  # (B, L): the queries with every key masked
+            args["x"] = spread_rows(lambda x: projected_width(x, None, params, H), dead, args["x"], spread)
+        args["x"] = args["x"].to(dtype)
         dead = mask is not None and mask.startswith("dead")
         want_grads = grads and not dead  # fully-masked rows: the two conventions' gradients differ
-        return Inputs(args=args, init={"embed_dim": C, "num_heads": H}, params=linear_params(g, C),
+        return Inputs(args=args, init={"embed_dim": C, "num_heads": H}, params=params,
                       grad_of=("x",) if want_grads else (), probe=randn(g, B, L, C) if want_grads else None,
                       tol=tol, show={"embed_dim": C, "num_heads": H})
     return make
@@ -48,6 +58,7 @@ FAMILIES = (
     Family("key_padding", _case(L=7, mask="padding")),
     Family("fully_masked_rows", _case(L=6, mask="dead"), draws=2),
     Family("fully_masked_rows_b1", _case(L=6, mask="dead_b1")),
+    Family("fully_masked_float16", _case(L=6, mask="dead_padding", dtype=torch.float16, grads=False, spread=200.0)),
     Family("head_dim_one", _case(C=4, H=4, mask="causal")),
     Family("one_head", _case(C=6, H=1, mask="causal")),
     Family("four_heads", _case(B=3, L=5, C=12, H=4, mask="bh")),
@@ -76,15 +87,21 @@ class _MHA(nn.Module):
 
     split_without_permute = False
     merge_without_permute = False
-    scale_by_embed_dim = False
+    scale_by = "head_dim"  # "head_dim" | "embed_dim" | "none"
     skip_w_o = False
     v_from_w_k = False
     detach_weights = False
     invert_mask = False
+    fill: float | None = None  # None: finfo.min
+    additive = False  # the mask added to the scores instead of filling them
+    softmax_dim = -1
+    naive_softmax = False
+    check_dims = True
 
     def __init__(self, embed_dim, num_heads):
         super().__init__()
-        assert embed_dim % num_heads == 0
+        if self.check_dims:
+            assert embed_dim % num_heads == 0
         self.embed_dim, self.num_heads, self.head_dim = embed_dim, num_heads, embed_dim // num_heads
         self.w_q, self.w_k = nn.Linear(embed_dim, embed_dim), nn.Linear(embed_dim, embed_dim)
         self.w_v, self.w_o = nn.Linear(embed_dim, embed_dim), nn.Linear(embed_dim, embed_dim)
@@ -99,10 +116,16 @@ class _MHA(nn.Module):
         B, L, C = x.shape
         q, k = self.split(self.w_q(x)), self.split(self.w_k(x))
         v = self.split((self.w_k if self.v_from_w_k else self.w_v)(x))
-        scores = q @ k.transpose(-2, -1) / math.sqrt(C if self.scale_by_embed_dim else self.head_dim)
+        scale = {"head_dim": math.sqrt(self.head_dim), "embed_dim": math.sqrt(C), "none": 1.0}[self.scale_by]
+        scores = q @ k.transpose(-2, -1) / scale
         if mask is not None:
-            scores = scores.masked_fill(mask if self.invert_mask else ~mask, torch.finfo(scores.dtype).min)
-        weights = torch.softmax(scores, dim=-1)
+            fill = torch.finfo(scores.dtype).min if self.fill is None else self.fill
+            hidden = mask if self.invert_mask else ~mask
+            scores = scores + hidden.to(scores.dtype) * fill if self.additive else scores.masked_fill(hidden, fill)
+        if self.naive_softmax:
+            weights = scores.exp() / scores.exp().sum(dim=-1, keepdim=True)
+        else:
+            weights = torch.softmax(scores, dim=self.softmax_dim)
         y = (weights.detach() if self.detach_weights else weights) @ v
         y = y.reshape(B, L, C) if self.merge_without_permute else y.transpose(1, 2).reshape(B, L, C)
         return (y if self.skip_w_o else self.w_o(y)), weights
@@ -115,11 +138,18 @@ def _variant(**switches):
 MISTAKES = (
     Mistake("split_without_permute", _variant(split_without_permute=True)),
     Mistake("merge_without_permute", _variant(merge_without_permute=True)),
-    Mistake("scaled_by_embed_dim", _variant(scale_by_embed_dim=True)),
+    Mistake("scaled_by_embed_dim", _variant(scale_by="embed_dim")),
+    Mistake("no_scaling", _variant(scale_by="none")),
     Mistake("no_w_o", _variant(skip_w_o=True)),
     Mistake("v_from_w_k", _variant(v_from_w_k=True)),
     Mistake("weights_detached", _variant(detach_weights=True)),
     Mistake("mask_inverted", _variant(invert_mask=True)),
+    Mistake("softmax_over_queries", _variant(softmax_dim=-2)),
+    Mistake("softmax_over_heads", _variant(softmax_dim=1)),
+    Mistake("nan_fully_masked", _variant(fill=float("-inf"))),
+    Mistake("additive_mask", _variant(additive=True)),
+    Mistake("naive_softmax", _variant(naive_softmax=True)),
+    Mistake("no_divisibility_check", _variant(check_dims=False)),
 )
 
 # `kata check mha --bench`: forward and backward of a 256-wide block over 256 tokens.

@@ -62,8 +62,32 @@ def _no_device(seq_len, start_pos, device=None):
     return k <= start_pos + q
 
 
+def _cache_hidden(seq_len, start_pos, device=None):
+    q, k = _idx(seq_len, start_pos, device)
+    return (k >= start_pos) & (k <= start_pos + q)
+
+
+def _inverted(seq_len, start_pos, device=None):
+    q, k = _idx(seq_len, start_pos, device)
+    return k > start_pos + q
+
+
+def _one_too_many(seq_len, start_pos, device=None):
+    q, k = _idx(seq_len, start_pos, device)
+    return k <= start_pos + q + 1
+
+
+def _float(seq_len, start_pos, device=None):
+    q, k = _idx(seq_len, start_pos, device)
+    return (k <= start_pos + q).float()
+
+
 MISTAKES = (
     Mistake("square", _square),
+    Mistake("cache_hidden", _cache_hidden),
+    Mistake("mask_inverted", _inverted),
+    Mistake("one_key_too_many", _one_too_many),
+    Mistake("float_mask", _float),
     Mistake("start_pos_ignored", _no_offset),
     Mistake("strict_less", _strict),
     Mistake("future_visible", _swapped),

@@ -75,6 +75,21 @@ def _no_device(seq_len, start_pos, window, device=None):
     return (j <= p) & (j > p - window)
 
 
+def _window_on_new_keys_only(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return (j <= p) & ((j < start_pos) | (j > p - window))  # the cache always visible, the window only among new keys
+
+
+def _not_causal(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return (j > p - window) & (j < p + window)  # a symmetric band: the future is visible too
+
+
+def _float(seq_len, start_pos, window, device=None):
+    p, j = _positions(seq_len, start_pos, device)
+    return ((j <= p) & (j > p - window)).float()
+
+
 MISTAKES = (
     Mistake("window_too_wide", _window_plus_one),
     Mistake("window_too_narrow", _window_minus_one),
@@ -82,4 +97,7 @@ MISTAKES = (
     Mistake("start_pos_ignored", _no_offset),
     Mistake("square", _square),
     Mistake("device_ignored", _no_device),
+    Mistake("window_on_new_keys_only", _window_on_new_keys_only),
+    Mistake("future_visible", _not_causal),
+    Mistake("float_mask", _float),
 )

@@ -131,8 +131,28 @@ def _mean_centred(x, dim=-1):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
+def _sum_over_all(x, dim=-1):
+    e = np.exp(x - np.max(x, axis=dim, keepdims=True))
+    return e / np.sum(e)
+
+
+def _in_place(x, dim=-1):
+    x -= x.max(axis=dim, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=dim, keepdims=True)
+    return x
+
+
+def _no_keepdims(x, dim=-1):
+    e = np.exp(x - np.max(x, axis=dim))
+    return e / np.sum(e, axis=dim)
+
+
 MISTAKES = (
     Mistake("dim_ignored", _last_axis),
+    Mistake("sum_over_all", _sum_over_all),
+    Mistake("in_place", _in_place),
+    Mistake("no_keepdims", _no_keepdims),
     Mistake("no_max", _no_max),
     Mistake("global_max", _global_max),
     Mistake("float64_out", _float64_out),

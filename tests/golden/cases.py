@@ -6,6 +6,7 @@ numbers are real: each "got" is what the named mistake computes on the case's in
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 
 from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
@@ -58,7 +59,12 @@ def mismatch(expected, got, rtol=0.0, atol=0.0) -> Mismatch:
 
 def values_problem(item, expected, got, rtol=0.0, atol=0.0, kind="values") -> Problem:
     m = mismatch(expected, got, rtol, atol)
-    if kind == "nonfinite":
+    if kind == "precision":
+        scale = max(abs(v) for _, v in flat_items(expected))
+        message = (f"{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
+                   f"{m.max_abs / scale:.1e} of the values); part of your computation runs in float32 (a .float(), or a "
+                   "constant such as torch.tensor(gamma) made in the default float32)")
+    elif kind == "nonfinite":
         message = f"{item} has {m.mismatched} NaN value(s) where the expected values are finite, first at {m.first[0][0]}"
     elif rtol == 0 and atol == 0:
         message = f"{item} differs in {m.mismatched} of {m.total} places"
@@ -306,6 +312,95 @@ def gae_batched() -> Golden:
     return Golden(result("gae-batched", "GAE over parallel environments", [c]))
 
 
+def f32(x):
+    """x rounded to float32, as a float32 tensor holds it."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def gae32(rewards, dones, values, gamma, lam):
+    """The GAE recursion with every operation rounded to float32 (the inputs cast with .float())."""
+    T = len(rewards)
+    adv, gae_t, g, gl = [0.0] * T, 0.0, f32(gamma), f32(f32(gamma) * f32(lam))
+    for t in reversed(range(T)):
+        nd = 0.0 if dones[t] else 1.0
+        nxt = f32(values[t + 1]) if t + 1 < T else 0.0
+        delta = f32(f32(f32(rewards[t]) + f32(f32(g * nxt) * nd)) - f32(values[t]))
+        gae_t = f32(delta + f32(f32(gl * nd) * gae_t))
+        adv[t] = gae_t
+    return adv
+
+
+def gae_precision() -> Golden:
+    """float64 inputs, a float32 computation: close everywhere, no step to blame."""
+    T = 30
+    rewards, values = trajectory(T, 3)
+    dones = [t in (11, 20) for t in range(T)]
+    exp_a = gae(rewards, dones, values, 0.99, 0.95)
+    got_a = gae32(rewards, dones, values, 0.99, 0.95)
+    exp_r = [a + v for a, v in zip(exp_a, values)]
+    got_r = [f32(a + f32(v)) for a, v in zip(got_a, values)]
+    problems = [values_problem("advantages", normalise(exp_a), normalise(got_a), 1e-7, 1e-9, kind="precision"),
+                values_problem("returns", exp_r, got_r, 1e-7, 1e-9, kind="precision")]
+    c = case("long_float64.1", "T = 30 in float64 with dones at 11 and 20", problems,
+             [info("rewards", rewards, "float64"), info("dones", dones, "bool"), info("values", values, "float64"),
+              info("gamma", 0.99), info("lam", 0.95)])
+    return Golden(result("gae", "Generalised advantage estimation", [passing("no_dones"), c]))
+
+
+def attention_precision() -> Golden:
+    """float64 attention weights from a float32 softmax: the rows show the digits that differ."""
+    scores = [[30.1, 29.37, 28.83, -5.2], [15.01, 14.2, -3.0, 14.66]]  # large scores: float32 rounds them by ~1e-6
+    expected = [softmax_row(row) for row in scores]
+    got = []
+    for row in scores:  # scores, exponentials and their sum rounded to float32, as torch.softmax in float32 does
+        m = max(f32(x) for x in row)
+        e = [f32(math.exp(f32(f32(x) - m))) for x in row]
+        total = f32(sum(e))
+        got.append([f32(v / total) for v in e])
+    c = case("float64", "float64 in, float64 out",
+             [values_problem("attn_weights", [[expected]], [[got]], 1e-7, 1e-9, kind="precision")],
+             [info("q", [[[[0.0] * 2] * 2]], "float64"), info("init dropout_p", 0.0)])
+    return Golden(result("attention", "Scaled dot-product attention", [c]))
+
+
+def grpo_digits() -> Golden:
+    """Differences in the fourth significant digit: -0.707 twice would hide them; more digits show them."""
+    rewards = [[0.5, 0.503, 0.506, 0.509], [1.0, 0.0, 1.0, 1.0]]
+
+    def stats(r):
+        m = sum(r) / len(r)
+        return m, math.sqrt(sum((v - m) ** 2 for v in r) / (len(r) - 1))
+
+    expected = [[(v - m) / (s + 1e-8) for v in r] for r in rewards for m, s in [stats(r)]]
+    got = [[(v - m) / (s + 1e-6) for v in r] for r in rewards for m, s in [stats(r)]]
+    c = case("tiny_spread", "groups whose rewards differ by 1e-3 or less: the epsilon shows",
+             [values_problem("advantages", r4(expected), r4(got), *F32)], [info("rewards", rewards)],
+             mistake="epsilon 1e-6 instead of 1e-8", mistake_hint="divide by (std + 1e-8)")
+    return Golden(result("grpo-advantage", "GRPO group advantages", [c]))
+
+
+def grpo_loss_precision() -> Golden:
+    """A float64 loss computed in float32: the scalar table prints the digits where they part."""
+    old = [-3.1, -2.7, -4.2, -3.3, -2.9, -5.0]
+    new = [-3.0, -2.95, -4.4, -3.05, -2.6, -5.2]
+    ref = [-3.2, -2.8, -4.1, -3.0, -2.7, -5.1]
+    adv = [0.8, -1.1, 0.3, 1.4, -0.6, -0.2]
+
+    def loss(rnd):
+        terms = []
+        for o, n, r, a in zip(old, new, ref, adv):
+            ratio = rnd(math.exp(rnd(rnd(n) - rnd(o))))
+            surrogate = min(rnd(ratio * a), rnd(min(max(ratio, 0.8), 1.2) * a))
+            kl = rnd(rnd(math.exp(rnd(rnd(r) - rnd(n)))) - rnd(rnd(r) - rnd(n)) - 1)
+            terms.append(rnd(-(surrogate - rnd(0.04 * kl))))
+        return rnd(sum(terms) / len(terms))
+
+    c = case("float64_per_completion", "[G] in float64",
+             [values_problem("loss", loss(float), loss(f32), 1e-7, 1e-9, kind="precision")],
+             [info("new_log_probs", new, "float64"), info("clip_epsilon", 0.2), info("kl_beta", 0.04)])
+    return Golden(result("grpo-loss", "GRPO clipped loss with a KL penalty", [c]))
+
+
 # ---------------------------------------------------------------- scalars
 
 
@@ -381,6 +476,10 @@ CASES = {
     "gae_long": gae_long,
     "gae_batched": gae_batched,
     "grpo_loss": grpo_loss,
+    "gae_precision": gae_precision,
+    "attention_precision": attention_precision,
+    "grpo_digits": grpo_digits,
+    "grpo_loss_precision": grpo_loss_precision,
     "structure": structure,
     "learner_error": learner_error,
     "whole_file": whole_file,

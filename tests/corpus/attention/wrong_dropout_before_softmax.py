@@ -1,5 +1,6 @@
 # kata: attention
 # why: applies dropout to the scores before the softmax
+# mistake: dropout_before_softmax
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: attention
 # why: F.dropout without training=self.training: it still drops weights after .eval()
+# mistake: dropout_in_eval
 import math
 
 import torch

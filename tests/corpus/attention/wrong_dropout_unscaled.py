@@ -1,5 +1,6 @@
 # kata: attention
 # why: hand-rolled dropout that zeroes weights but forgets to scale the survivors by 1/(1-p)
+# mistake: dropout_unscaled
 import math
 
 import torch

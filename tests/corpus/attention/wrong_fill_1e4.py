@@ -1,5 +1,6 @@
 # kata: attention
 # why: fills with -1e4, which is not below every real score: with scores near -2e4 the masked keys win
+# mistake: fill_too_small
 import math
 
 import torch

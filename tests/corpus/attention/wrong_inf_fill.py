@@ -1,5 +1,6 @@
 # kata: attention
 # why: fills with -inf, so a query whose keys are all masked gets NaN weights
+# mistake: nan_fully_masked
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: attention
 # why: fills where the mask is True (forgot to invert it), hiding exactly the keys that may be seen
+# mistake: mask_inverted
 import math
 
 import torch

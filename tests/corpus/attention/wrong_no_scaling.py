@@ -1,5 +1,6 @@
 # kata: attention
 # why: forgets to divide the scores by √D
+# mistake: no_scaling
 import torch
 import torch.nn as nn
 

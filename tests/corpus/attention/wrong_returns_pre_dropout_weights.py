@@ -1,5 +1,6 @@
 # kata: attention
 # why: uses the dropped-out weights for the output but returns the weights from before dropout
+# mistake: returns_weights_before_dropout
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: attention
 # why: softmax over dim=-2 (the queries) instead of the keys
+# mistake: softmax_over_queries
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: never passes device=: the mask lands on the default device, not the one asked for
+# mistake: device_ignored
 import torch
 
 

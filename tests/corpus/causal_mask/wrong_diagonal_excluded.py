@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: tril(diagonal=-1): a query may not attend to itself
+# mistake: diagonal_excluded
 import torch
 
 

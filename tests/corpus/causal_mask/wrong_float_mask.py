@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: returns a float 0/1 mask, not bool
+# mistake: float_mask
 import torch
 
 

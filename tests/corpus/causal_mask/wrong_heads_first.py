@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: expands to [n_head, batch_size, L, L]: batch and head dims swapped
+# mistake: heads_first
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: nn.MultiheadAttention's convention (True = masked out): the strict upper triangle
+# mistake: mask_inverted
 import torch
 
 

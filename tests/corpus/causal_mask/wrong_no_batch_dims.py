@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: returns the [L, L] triangle and relies on broadcasting instead of the [B, H, L, L] asked for
+# mistake: no_batch_dims
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: takes the upper triangle: each query sees the future instead of the past
+# mistake: triu
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: detaches the weights before the matmul with v: the gradients of w_q and w_k vanish
+# mistake: weights_detached
 import math
 
 import torch

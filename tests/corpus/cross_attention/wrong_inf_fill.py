@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: fills with -inf: a query with every context token masked comes out NaN
+# mistake: nan_fully_masked
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: masks where the mask is True
+# mistake: mask_inverted
 import math
 
 import torch

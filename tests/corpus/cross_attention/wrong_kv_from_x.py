@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: keys and values projected from x, as in self-attention: the context is never read
+# mistake: kv_from_x
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: merges heads with reshape(B, Lq, C) straight from [B, H, Lq, hd]
+# mistake: merge_without_permute
 import math
 
 import torch

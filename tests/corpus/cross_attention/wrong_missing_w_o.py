@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: forgets the output projection
+# mistake: no_w_o
 import math
 
 import torch

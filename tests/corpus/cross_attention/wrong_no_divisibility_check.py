@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: never checks that embed_dim divides by num_heads
+# mistake: no_divisibility_check
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: queries projected from the context instead of x
+# mistake: q_from_context
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: scales by 1/√embed_dim instead of 1/√head_dim
+# mistake: scaled_by_embed_dim
 import math
 
 import torch

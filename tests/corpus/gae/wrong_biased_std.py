@@ -1,5 +1,6 @@
 # kata: gae
 # why: normalises with the population std (correction=0) instead of torch's default unbiased std
+# mistake: biased_std
 import torch
 
 

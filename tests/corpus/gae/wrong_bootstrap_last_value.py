@@ -1,5 +1,6 @@
 # kata: gae
 # why: bootstraps the last step from values[-1] although the contract says the value after it is 0
+# mistake: bootstrap_last_value
 import torch
 
 

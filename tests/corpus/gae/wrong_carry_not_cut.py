@@ -1,5 +1,6 @@
 # kata: gae
 # why: the done masks the next value but not the carried advantage, so A leaks across episodes
+# mistake: carry_not_cut
 import torch
 
 

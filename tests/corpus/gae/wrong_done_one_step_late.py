@@ -1,5 +1,6 @@
 # kata: gae
 # why: masks with dones[t+1] ("is the next state terminal?"), one step late under this contract
+# mistake: cut_one_step_late
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: gae
 # why: dones are never read: values and advantages flow across episode boundaries
+# mistake: dones_ignored
 import torch
 
 

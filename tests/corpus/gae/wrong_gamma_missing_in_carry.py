@@ -1,5 +1,6 @@
 # kata: gae
 # why: carries the advantage with lam alone (A = delta + lam * A_next), dropping gamma
+# mistake: gamma_missing_in_carry
 import torch
 
 

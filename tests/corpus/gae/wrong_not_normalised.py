@@ -1,5 +1,6 @@
 # kata: gae
 # why: forgets the final normalisation of the advantages
+# mistake: not_normalised
 import torch
 
 

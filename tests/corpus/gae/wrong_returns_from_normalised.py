@@ -1,5 +1,6 @@
 # kata: gae
 # why: normalises first, then builds returns from the normalised advantages
+# mistake: returns_from_normalised
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: adds gamma * last_values at the last step without masking it by dones[T-1]
+# mistake: bootstrap_not_masked
 import torch
 
 

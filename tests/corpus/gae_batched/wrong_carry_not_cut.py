@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: the done masks the next value but the carried advantage keeps flowing across the episode end
+# mistake: carry_not_cut
 import torch
 
 

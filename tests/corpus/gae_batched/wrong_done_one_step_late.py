@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: masks step t with dones[t+1] ("next state terminal") and never masks the bootstrap
+# mistake: cut_one_step_late
 import torch
 
 

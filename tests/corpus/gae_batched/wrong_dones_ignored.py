@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: dones are never read: advantages flow across episode boundaries in every env
+# mistake: dones_ignored
 import torch
 
 

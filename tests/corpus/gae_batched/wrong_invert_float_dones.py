@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: builds the keep-mask with ~dones, which only works for bool dones (raises on 0./1. floats)
+# mistake: none
 import torch
 
 

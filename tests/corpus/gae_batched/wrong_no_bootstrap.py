@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: treats the value after the last step as 0, as in the single-trajectory kata, ignoring last_values
+# mistake: no_bootstrap
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: normalises the advantages (habit from PPO code) though this kata returns the raw A
+# mistake: normalised
 import torch
 
 

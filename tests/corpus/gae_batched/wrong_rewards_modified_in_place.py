@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: reuses the rewards tensor as the TD-error buffer (+= / -=), overwriting the caller's rewards
+# mistake: rewards_modified_in_place
 import torch
 
 

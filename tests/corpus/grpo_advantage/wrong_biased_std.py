@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: the population std (unbiased=False) instead of torch's default unbiased one
+# mistake: biased_std
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: subtracts the group mean but never divides by the group std
+# mistake: not_divided_by_std
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: statistics along dim 0 (across prompts) instead of along each group's last dim
+# mistake: first_dim
 import torch
 
 

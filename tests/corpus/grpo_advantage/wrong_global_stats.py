@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: the seed notes' version: one mean and one std over the whole tensor, not per group
+# mistake: global_stats
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: divides by the bare std: a group of equal rewards gives 0/0 = NaN
+# mistake: no_epsilon
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: reduces without keepdim, so [B, G] - [B] broadcasts along the wrong dim (or fails when B != G)
+# mistake: no_keepdim
 import torch
 
 

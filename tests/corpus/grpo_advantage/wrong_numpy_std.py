@@ -1,5 +1,6 @@
 # kata: grpo-advantage
 # why: goes through NumPy, whose np.std is the biased (ddof=0) std, and comes back on the CPU
+# mistake: biased_std
 import numpy as np
 import torch
 

@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: multiplies [G, T] ratios by [G] advantages directly: errors when T != G, pairs A with tokens when T == G
+# mistake: advantages_along_tokens
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: uses only the clipped term clamp(ratio) * A, without the min against ratio * A
+# mistake: clamp_only
 import torch
 
 

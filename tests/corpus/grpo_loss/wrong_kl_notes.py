@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: the seed notes' KL: exp(new) * (new - ref), not the k3 estimator
+# mistake: kl_notes
 import torch
 
 

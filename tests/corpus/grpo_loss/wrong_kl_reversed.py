@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: the k3 estimator with new and ref swapped: exp(new - ref) - (new - ref) - 1
+# mistake: kl_reversed
 import torch
 
 

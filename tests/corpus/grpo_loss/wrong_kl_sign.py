@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: adds the KL as a bonus: loss = -(surrogate + kl_beta * kl)
+# mistake: kl_sign
 import torch
 
 

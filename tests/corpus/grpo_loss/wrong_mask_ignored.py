@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: never reads the mask: padding tokens count in every completion's mean
+# mistake: mask_ignored
 import torch
 
 

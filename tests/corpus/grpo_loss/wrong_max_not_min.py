@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: takes the max of the two surrogate terms (the optimistic bound) instead of the min
+# mistake: max_not_min
 import torch
 
 

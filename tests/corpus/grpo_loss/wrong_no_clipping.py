@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: plain policy gradient surrogate ratio * A: the clipped term is never formed
+# mistake: no_clipping
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: computes the ratio under .detach(): the value is right but no surrogate gradient flows
+# mistake: ratio_detached
 import torch
 
 

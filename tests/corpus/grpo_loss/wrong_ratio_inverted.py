@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: ratio = exp(old - new), i.e. pi_old / pi_new
+# mistake: ratio_inverted
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: averages over all valid tokens of all completions at once (DAPO-style), not per completion
+# mistake: token_level_mean
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: normalises with the biased std (unbiased=False), not torch's default
+# mistake: biased_std
 import torch
 
 

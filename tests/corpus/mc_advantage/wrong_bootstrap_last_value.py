@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: starts the backward sum from values[-1] (a bootstrap) although nothing comes after the last step
+# mistake: bootstrap_last_value
 import torch
 
 

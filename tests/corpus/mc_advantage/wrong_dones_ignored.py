@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: dones are never read: returns flow across episode boundaries
+# mistake: dones_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: normalises the returns themselves and hands those back (and builds the advantages from them)
+# mistake: returns_normalised
 import torch
 
 

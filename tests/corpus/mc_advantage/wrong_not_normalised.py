@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: returns returns - values without normalising the advantages
+# mistake: not_normalised
 import torch
 
 

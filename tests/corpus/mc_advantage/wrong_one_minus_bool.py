@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: 1 - dones on a bool tensor raises in torch: the dones are never converted to the rewards' dtype
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: resets the running return after storing returns[t], so dones[t] cuts step t-1 instead of step t
+# mistake: cut_one_step_late
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: mc-advantage
 # why: torch.zeros(T) follows neither the inputs' device nor their dtype (breaks on the GPU and in float64)
+# mistake: returns_default_dtype
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: mha
 # why: detaches the attention weights before the matmul: no gradient reaches w_q and w_k
+# mistake: weights_detached
 import math
 
 import torch

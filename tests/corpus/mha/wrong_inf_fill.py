@@ -1,5 +1,6 @@
 # kata: mha
 # why: the notes' -inf fill: a query with every key masked comes out NaN
+# mistake: nan_fully_masked
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: mha
 # why: fills where the mask is True, forgetting the ~
+# mistake: mask_inverted
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: mha
 # why: merges heads with reshape(B, L, C) without permuting [B, H, L, hd] back first
+# mistake: merge_without_permute
 import math
 
 import torch

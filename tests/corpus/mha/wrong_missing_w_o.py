@@ -1,5 +1,6 @@
 # kata: mha
 # why: returns the merged heads without the output projection w_o
+# mistake: no_w_o
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: mha
 # why: no check that embed_dim divides by num_heads: __init__ silently builds a broken module
+# mistake: no_divisibility_check
 import math
 
 import torch

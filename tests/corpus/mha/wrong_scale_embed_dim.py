@@ -1,5 +1,6 @@
 # kata: mha
 # why: scales the scores by √embed_dim instead of √head_dim
+# mistake: scaled_by_embed_dim
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: mha
 # why: softmax over dim=1 (the heads) instead of the keys
+# mistake: softmax_over_heads
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: mha
 # why: splits heads with reshape(B, H, L, hd) straight away, without the permute
+# mistake: split_without_permute
 import math
 
 import torch

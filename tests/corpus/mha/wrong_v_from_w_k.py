@@ -1,5 +1,6 @@
 # kata: mha
 # why: projects the values with w_k (copy-paste slip)
+# mistake: v_from_w_k
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: right shape, but the cached keys are masked out: only the causal block over the new keys is True
+# mistake: cache_hidden
 import torch
 
 

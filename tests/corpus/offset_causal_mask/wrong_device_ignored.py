@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: the notes' aranges without device=: the mask ignores the device asked for
+# mistake: device_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: returns the comparison as 0./1. floats
+# mistake: float_mask
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: the comparison points the wrong way: future keys visible, past hidden
+# mistake: future_visible
 import torch
 
 

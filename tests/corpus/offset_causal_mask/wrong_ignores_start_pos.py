@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: compares j <= i, forgetting that query i sits at start_pos + i
+# mistake: start_pos_ignored
 import torch
 
 

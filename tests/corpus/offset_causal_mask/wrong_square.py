@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: a square [seq_len, seq_len] mask: the cached keys are missing
+# mistake: square
 import torch
 
 

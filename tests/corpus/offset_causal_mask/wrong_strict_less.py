@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: uses <, so a query cannot see its own key
+# mistake: strict_less
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: aranges without device=: the mask ignores the device asked for
+# mistake: device_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: multiplies the two conditions as floats: a 0/1 float mask, not bool
+# mistake: float_mask
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: query positions not shifted by start_pos
+# mistake: start_pos_ignored
 import torch
 
 

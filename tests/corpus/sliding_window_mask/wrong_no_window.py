@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: forgets the window: the plain offset causal mask
+# mistake: window_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: a square [seq_len, seq_len] mask over the new keys only
+# mistake: square
 import torch
 
 

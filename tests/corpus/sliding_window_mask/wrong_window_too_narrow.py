@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: k > q - window + 1 keeps only window - 1 keys
+# mistake: window_too_narrow
 import torch
 
 

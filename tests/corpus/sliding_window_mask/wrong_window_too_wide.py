@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: k >= q - window lets window + 1 keys through
+# mistake: window_too_wide
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: the seed notes' version: always normalises over the last axis, whatever dim says
+# mistake: dim_ignored
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: converts to float64 for stability and forgets to convert back: float32 in, float64 out
+# mistake: float64_out
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: subtracts one max over the whole array: slices far below it underflow to 0/0
+# mistake: global_max
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: saves memory by working in x's own buffer (-=, out=x, /=): the caller's array is overwritten
+# mistake: in_place
 import numpy as np
 
 

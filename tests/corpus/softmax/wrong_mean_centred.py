@@ -1,5 +1,6 @@
 # kata: softmax
 # why: centres by the mean instead of the max: -inf makes the mean -inf (NaN), and 1e4 spreads still overflow
+# mistake: mean_centred
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: reduces without keepdims, so the max and the sum broadcast against the wrong axis
+# mistake: no_keepdims
 import numpy as np
 
 

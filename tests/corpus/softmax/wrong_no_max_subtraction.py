@@ -1,5 +1,6 @@
 # kata: softmax
 # why: exp(x) straight away: overflows to inf (then inf/inf = NaN) for values around 1e4
+# mistake: no_max
 import numpy as np
 
 

@@ -1,5 +1,6 @@
 # kata: softmax
 # why: hands the work to torch.softmax, which this NumPy-only kata bans
+# mistake: none
 import numpy as np
 import torch
 

@@ -1,0 +1,16 @@
+# kata: grpo-loss
+# why: two mistakes at once, the plain log-ratio KL and a token-level mean: no single known mistake explains it
+# mistake: none
+import torch
+
+
+def grpo_calc_loss(old_log_probs, new_log_probs, advantages, ref_log_probs, clip_epsilon=0.2, kl_beta=0.04,
+                   mask=None):
+    A = advantages if new_log_probs.dim() == 1 else advantages[:, None]
+    ratio = torch.exp(new_log_probs - old_log_probs)
+    surrogate = torch.min(ratio * A, torch.clamp(ratio, 1 - clip_epsilon, 1 + clip_epsilon) * A)
+    loss = -(surrogate - kl_beta * (new_log_probs - ref_log_probs))
+    if loss.dim() == 1:
+        return loss.mean()
+    m = torch.ones_like(loss) if mask is None else mask.to(loss.dtype)
+    return (loss * m).sum() / m.sum()
