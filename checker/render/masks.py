@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from checker.render.figures import (
+from checker.render.values import (
     at, broadcast_at, broadcastable, differs, index_text, indices, input_info, num, nums, shape_of, tensor_inputs,
     tolerances, truthy,
 )

@@ -10,7 +10,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
-from checker.render.figures import input_info, is_number, num, nums, scalar_inputs, shape_of, truthy
+from checker.render.values import input_info, is_number, num, nums, scalar_inputs, shape_of, truthy
 from checker.results import CaseResult, Problem
 
 SYMBOLS = {"clip_epsilon": "ε", "kl_beta": "β", "gamma": "γ", "lam": "λ", "dropout_p": "p", "eps": "ε", "beta": "β"}

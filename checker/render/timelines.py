@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.i18n import tr
-from checker.render.figures import (
+from checker.render.values import (
     RL_INPUTS, align_points, differs, input_info, num, nums, pictured, shape_of, tolerances, truthy,
 )
 from checker.results import CaseResult, Problem
