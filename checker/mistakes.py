@@ -36,6 +36,7 @@ from checker.worker import reset_global_state, send
 SHOWN_FAILING = 3  # the failing cases a report shows in full: always examined
 MAX_FAILING = 8  # then one more per failing family, up to this many
 MAX_PASSING = 40  # passing cases checked for the surviving variants: one per named family first
+MAX_FURTHER = 24  # failing cases examined further, only while several variants still explain the learner
 SECONDS = 10.0
 
 
@@ -46,9 +47,10 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
         return results
     passing = examined_passing(run, results)
     inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
+    further = further_failing(run, results, failing)
 
     def body(fd: int) -> None:
-        chosen = explain(run, mistakes, failing, passing, inplace)
+        chosen = explain(run, mistakes, failing, passing, inplace, further)
         send(fd, {"m": "named", "index": chosen})
 
     stream = run.children.fork(body)
@@ -91,19 +93,42 @@ def examined_passing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]
     return (first + rest)[:MAX_PASSING]
 
 
+def further_failing(run: Any, results: list[CaseResult], examined: list[spec_api.Case]) -> list[spec_api.Case]:
+    """Failing cases not examined yet, one per family first: evidence to tell apart variants that all
+    explain the examined ones (a full score matrix and a fixed block look alike while Lk fits one block)."""
+    cases = {c.name: c for c in run.cases}
+    seen = {c.name for c in examined}
+    families = {c.family.name for c in examined}
+    rest = [cases[r.name] for r in results if r.status is Status.FAIL and r.name in run.got and r.name in cases
+            and r.name not in seen]
+    first = [c for c in rest if c.family.name not in families and not families.add(c.family.name)]
+    return (first + [c for c in rest if c not in first])[:MAX_FURTHER]
+
+
 def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], passing: list[spec_api.Case],
-            inplace: set[str]) -> int | None:
+            inplace: set[str], further: list[spec_api.Case] = ()) -> int | None:
     """The index of the one variant that explains the learner's results, or None. Runs in process:
-    the check runs it in a child; tests call it directly."""
+    the check runs it in a child; tests call it directly. While several variants explain the examined
+    failing cases, the `further` failing cases are examined too, until one is left."""
     position = {c.name: i for i, c in enumerate(run.cases)}
     alive = list(range(len(mistakes)))
-    for case in failing:
+
+    def hold_to(case: spec_api.Case) -> None:
         for m in list(alive):
             outcome, modified = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
             if outcome is None or not (modified or _wrong(run, case, outcome)):
                 alive.remove(m)  # it raised where the learner gave an answer, or it is right where the learner is not
             elif modified != (case.name in inplace) or not _matches(run, case, outcome, run.got[case.name]):
                 alive.remove(m)
+
+    for case in failing:
+        hold_to(case)
+        if not alive:
+            return None
+    for case in further:
+        if len(alive) <= 1:
+            break
+        hold_to(case)
         if not alive:
             return None
     for case in passing:
@@ -129,7 +154,11 @@ def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec
     except Exception:  # noqa: BLE001 — a variant that cannot run this case explains nothing
         return None, False
     modified = any(_changed(before, outcome.args.get(name)) for name, before in case.inputs.args.items())
-    return _roundtrip(outcome), modified
+    decoded = _roundtrip(outcome)
+    if not modified and getattr(run.spec, "compare", None) is not None:  # a spec that checks writes itself (kv caches)
+        judged = run.spec.compare(run.kata, case, run.expected.get(case.name, []), decoded) or []
+        modified = any(p.kind == "inplace" for p in judged)
+    return decoded, modified
 
 
 def _roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
