@@ -120,7 +120,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
         first = k == 1
         step = Inputs(args={"x": x}, init=inputs.init, params=inputs.params if first and not fresh else None,
                       train=mode == "train", grad_of=("x",) if first and key in inputs.grad_of else (),
-                      probe=inputs.probe if first else None)
+                      probe=inputs.probe if first else None, simulate=inputs.simulate)
         outcome = spec_api.call(kata, factory, step, device, track_device)
         args[key] = outcome.args["x"]
         if first:
