@@ -167,8 +167,8 @@ def _fresh_problem(code: str, detail: str, init: dict) -> Problem:
         message = tr("lora_B is not zero as built: B starts at zero so that B·A = 0 and a fresh adapter computes "
                      "exactly its base layer")
     elif code == "a_constant":
-        message = tr("lora_A is constant as built (zeros?): A starts random (kaiming_uniform_ or a Gaussian), "
-                     "otherwise B gets no gradient from the first step on")
+        message = tr("lora_A is constant as built (zeros?): A starts random (kaiming_uniform_ or a Gaussian); with "
+                     "A = 0 the first step gives B no gradient, and any constant A keeps the r directions identical")
     elif code == "base_gradient":
         message = tr("{name} received a gradient after backward: the base layer must stay frozen", name=detail)
     else:  # fresh_output

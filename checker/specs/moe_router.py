@@ -257,7 +257,7 @@ def _rows(item: str, message: str) -> Problem:
 
 
 def _route(logits, k, *, renormalise=True, over_tokens=False, f_kind="slots", times_E=True, ascending=False,
-           detach_P=False):
+           detach_P=False, P_from_weights=False):
     T, E = logits.shape
     p = torch.softmax(logits.to(torch.promote_types(logits.dtype, torch.float32)), dim=0 if over_tokens else -1)
     top_p, experts = torch.topk(p, k, dim=-1)
@@ -271,6 +271,8 @@ def _route(logits, k, *, renormalise=True, over_tokens=False, f_kind="slots", ti
         f = F.one_hot(experts, E).sum(1).float().mean(0)
         f = f / k if f_kind == "assignments" else f
     P = p.mean(0).detach() if detach_P else p.mean(0)
+    if P_from_weights:  # the chosen, renormalised weights scattered back over the experts
+        P = torch.zeros_like(p).scatter(-1, experts, weights).mean(0)
     aux = (E if times_E else 1) * (f * P).sum()
     return weights.to(logits.dtype), experts, aux.to(logits.dtype)
 
@@ -289,6 +291,7 @@ MISTAKES = (
     Mistake("f_over_assignments", _variant(f_kind="assignments")),
     Mistake("experts_ascending", _variant(ascending=True)),
     Mistake("aux_detached", _variant(detach_P=True)),
+    Mistake("P_from_chosen_weights", _variant(P_from_weights=True)),
 )
 
 
