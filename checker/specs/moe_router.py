@@ -50,8 +50,9 @@ def _draw(g: torch.Generator, T: int = 16, E: int = 8, k: int | None = 2, *, sca
 
 
 def _spaced(g: torch.Generator, T: int, E: int, k: int, dtype: torch.dtype) -> Inputs:
-    """Half-precision rows whose logits are at least 0.05 apart, so rounding cannot reorder them."""
-    gaps = 0.05 + 0.6 * torch.rand(T, E, generator=g, dtype=torch.float64)
+    """Half-precision rows whose logits are at least 0.05 apart once rounded (0.07 before: bfloat16 rounds
+    values below 4 by at most 2^-7), so rounding cannot reorder them."""
+    gaps = 0.07 + 0.5 * torch.rand(T, E, generator=g, dtype=torch.float64)
     values = gaps.cumsum(-1) - 2.0  # (T, E) increasing, spaced >= 0.05
     order = torch.argsort(torch.rand(T, E, generator=g), dim=-1)
     return _inputs(values.gather(-1, order), k, dtype, g)

@@ -8,6 +8,8 @@ entropy (when given). A gradient that is None counts as zeros: a term multiplied
 """
 from __future__ import annotations
 
+import warnings
+
 import torch
 
 from checker import spec as spec_api
@@ -137,7 +139,9 @@ def _loss(new, old, A, V, V_old, R, clip_eps, value_clip, vf_coef, entropy, ent_
           clamp_only=False, inverted=False, clip_around="old", half=0.5, ent_sign=-1.0, normalise=False,
           value_eps=None, value_clamp_only=False, detach_ratio=False):
     if normalise:
-        A = (A - A.mean()) / (A.std() + 1e-8)
+        with warnings.catch_warnings():  # the std of one sample is NaN, as in the learner's code
+            warnings.simplefilter("ignore")
+            A = (A - A.mean()) / (A.std() + 1e-8)
     ratio = torch.exp(old - new) if inverted else torch.exp(new - old)
     ratio = ratio.detach() if detach_ratio else ratio
     clipped = -A * torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
