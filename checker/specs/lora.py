@@ -92,7 +92,7 @@ FAMILIES = (
     Family("float16", _case(r=4, alpha=8, dtype=torch.float16)),
     Family("float16_no_bias", _case(r=3, alpha=8, bias=False, dtype=torch.float16, lead=(6,))),
     Family("random", _random, draws=82),
-    Family("device", _case(r=4, alpha=8), track_device=True),
+    Family("device", _case(r=4, alpha=8, bias=False), track_device=True),
 )
 
 
