@@ -1,9 +1,10 @@
 """Top-k routing of tokens to experts, with the load-balancing auxiliary loss.
 
-Fedus et al., "Switch Transformers" (2021), eq. 4-6: loss = E · Σ_e f_e · P_e, where f_e is the
-fraction of tokens dispatched to expert e and P_e the mean router probability of e, generalised to
-top-k as Mixtral and transformers' `load_balancing_loss_func` do: f_e counts the tokens that sent
-one of their k slots to e (so Σ_e f_e = k), and the k chosen probabilities are renormalised.
+Fedus et al., "Switch Transformers" (2021), eq. 4-6: loss = E · Σ_e f_e · P_e (the paper's weight α
+is the caller's), where f_e is the fraction of tokens dispatched to expert e and P_e the mean router
+probability of e; generalised to top-k as Mixtral and transformers' `load_balancing_loss_func` do:
+f_e counts the tokens that sent one of their k slots to e (so Σ_e f_e = k), and the k chosen
+probabilities are renormalised (Jiang et al., "Mixtral of Experts" (2024), eq. 2).
 """
 import torch
 import torch.nn.functional as F

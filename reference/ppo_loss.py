@@ -12,7 +12,8 @@ import torch
 def ppo_loss(new_log_probs, old_log_probs, advantages, values, old_values, returns,
              clip_eps=0.2, value_clip=0.2, vf_coef=0.5, entropy=None, ent_coef=0.0):
     """Every tensor [N] or [T, N] (means over all elements). Returns (total, policy_loss, value_loss), 0-dim."""
-    assert new_log_probs.shape == advantages.shape == values.shape == returns.shape, "one shape for every input"
+    shapes = {tuple(t.shape) for t in (new_log_probs, old_log_probs, advantages, values, old_values, returns)}
+    assert len(shapes) == 1, f"every input must have one shape, got {sorted(shapes)}"
     ratio = torch.exp(new_log_probs - old_log_probs)
     A = advantages  # used as given: normalise per minibatch before calling
     policy_loss = torch.max(-A * ratio, -A * torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)).mean()
