@@ -1,0 +1,16 @@
+# kata: adamw
+# why: decays the parameter after the Adam update
+import math
+
+import torch
+
+
+def adamw_step(param, grad, exp_avg, exp_avg_sq, step, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
+               weight_decay=0.01):
+    beta1, beta2 = betas
+    g = grad
+    m = beta1 * exp_avg + (1 - beta1) * g
+    v = beta2 * exp_avg_sq + (1 - beta2) * g * g
+    m_hat, v_hat = m / (1 - beta1 ** step), v / (1 - beta2 ** step)
+    new = (param - lr * m_hat / (v_hat.sqrt() + eps)) * (1 - lr * weight_decay)
+    return new, m, v

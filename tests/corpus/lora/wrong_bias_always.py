@@ -1,0 +1,22 @@
+# kata: lora
+# why: creates a (zero) bias even when bias=False
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LoRALinear(nn.Module):
+    def __init__(self, in_features, out_features, r=8, alpha=16, bias=True):
+        super().__init__()
+        base = nn.Linear(in_features, out_features)
+        self.weight = nn.Parameter(base.weight.detach().clone(), requires_grad=False)
+        self.bias = nn.Parameter(base.bias.detach().clone() if bias else torch.zeros(out_features), requires_grad=False)
+        self.lora_A = nn.Parameter(torch.empty(r, in_features))
+        self.lora_B = nn.Parameter(torch.zeros(out_features, r))
+        nn.init.kaiming_uniform_(self.lora_A, a=math.sqrt(5))
+        self.scaling = alpha / r
+
+    def forward(self, x):
+        return F.linear(x, self.weight, self.bias) + self.scaling * (x @ self.lora_A.T) @ self.lora_B.T
