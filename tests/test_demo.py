@@ -9,6 +9,7 @@ import io
 import random
 
 import pytest
+import numpy as np
 import torch
 from rich.console import Console
 from typer.testing import CliRunner
@@ -27,7 +28,8 @@ CASES_COMPARED = 25
 
 def _outputs(value):
     items = value if isinstance(value, (tuple, list)) else (value,)
-    return [torch.as_tensor(v).detach() for v in items]
+    return [v.detach() if isinstance(v, torch.Tensor) else torch.from_numpy(v) if isinstance(v, np.ndarray) else v
+            for v in items]
 
 
 def _run(kata, fn, inputs):
@@ -56,7 +58,13 @@ def test_every_mistake_writes_out_as_the_same_function(kata, number, tmp_path):
         if isinstance(a, type) or isinstance(b, type):
             assert a == b, f"{case.name}: the variant gives {a}, the file {b}"
             continue
+        if not isinstance(a.value, (torch.Tensor, np.ndarray, tuple, list)):  # a case about __init__ ("raises ..."): plain values
+            assert a.value == b.value, case.name
+            continue
         for x, y in zip(_outputs(a.value), _outputs(b.value), strict=True):
+            if not isinstance(x, torch.Tensor):  # a message a spec's hook made of the module (gqa's wrong widths)
+                assert x == y, case.name
+                continue
             assert x.shape == y.shape and x.dtype == y.dtype, case.name
             if x.device.type != "meta":
                 assert torch.equal(x.cpu(), y.cpu()) or torch.allclose(x.cpu(), y.cpu(), equal_nan=True), case.name

@@ -127,7 +127,7 @@ def tolerance_for(case: spec_api.Case, item: str, dtype: torch.dtype, expected: 
 class _SwiGLU(nn.Module):
     """The right computation with switches, one per known mistake."""
 
-    activation = staticmethod(F.silu)
+    activation = "silu"  # silu | gelu | gelu_tanh | relu | sigmoid | none: a name, so a variant writes out as a file
     gate_on_up = False
     use_up = True
     activate_product = False
@@ -138,26 +138,28 @@ class _SwiGLU(nn.Module):
         self.w3 = nn.Linear(dim, hidden_dim, bias=False)
         self.w2 = nn.Linear(hidden_dim, dim, bias=False)
 
+    def act(self, a):
+        return {"silu": F.silu, "gelu": F.gelu, "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"), "relu": F.relu,
+                "sigmoid": torch.sigmoid, "none": lambda t: t}[self.activation](a)
+
     def forward(self, x):
         gate, up = (self.w3(x), self.w1(x)) if self.gate_on_up else (self.w1(x), self.w3(x))
         if self.activate_product:
-            return self.w2(self.activation(gate * up))
-        return self.w2(self.activation(gate) * up if self.use_up else self.activation(gate))
+            return self.w2(self.act(gate * up))
+        return self.w2(self.act(gate) * up if self.use_up else self.act(gate))
 
 
 def _variant(**switches):
-    if "activation" in switches:
-        switches["activation"] = staticmethod(switches["activation"])
     return type("Variant", (_SwiGLU,), switches)
 
 
 MISTAKES = (
     Mistake("gate_on_up", _variant(gate_on_up=True)),
-    Mistake("gelu", _variant(activation=F.gelu)),
-    Mistake("gelu_tanh", _variant(activation=lambda a: F.gelu(a, approximate="tanh"))),
-    Mistake("relu", _variant(activation=F.relu)),
-    Mistake("sigmoid", _variant(activation=torch.sigmoid)),
-    Mistake("no_activation", _variant(activation=lambda a: a)),
+    Mistake("gelu", _variant(activation="gelu")),
+    Mistake("gelu_tanh", _variant(activation="gelu_tanh")),
+    Mistake("relu", _variant(activation="relu")),
+    Mistake("sigmoid", _variant(activation="sigmoid")),
+    Mistake("no_activation", _variant(activation="none")),
     Mistake("no_gate", _variant(use_up=False)),
     Mistake("silu_after_product", _variant(activate_product=True)),
 )
