@@ -195,7 +195,26 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     want, _ = split_outputs(run.kata, run.expected[case.name][0].value)
     if want is not None and any(_shape(mine[n]) != _shape(want[n]) for n in mine):
         return all(_signature(mine[n]) == _signature(theirs[n]) for n in mine)
-    return not compare_outcome(run.kata, run.spec, case, variant, got)
+    return not compare_outcome(run.kata, _AtFloat32(run.spec), case, variant, got)
+
+
+class _AtFloat32:
+    """The spec, with float64 items compared at float32's tolerance: two implementations of one wrong
+    formula (Hugging Face's float32 cast and the variant of it) agree to float32 rounding, not beyond,
+    when the formula itself leaves float64. Which variant the learner wrote is the question, not its digits."""
+
+    def __init__(self, spec: Any):
+        self._spec = spec
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._spec, name)
+
+    def tolerance_for(self, case: Any, item: str, dtype: torch.dtype, expected: Any) -> tuple[float, float]:
+        rtol, atol = spec_api.tolerance(self._spec, case, dtype, item, expected)
+        if dtype == torch.float64:
+            loose = spec_api.TOLERANCES[torch.float32]
+            return max(rtol, loose[0]), max(atol, loose[1])
+        return rtol, atol
 
 
 def _shape(value: Any) -> Any:

@@ -151,7 +151,8 @@ class _BatchNorm1d(nn.Module):
     def _update(self, mean, var, m, rank):
         # over_batch_only keeps one statistic per (channel, position): the buffers get their average
         mean, var = (mean.flatten(), var.flatten()) if rank == 2 or not self.over_batch_only else (mean.mean((0, 2)), var.mean((0, 2)))
-        unbiased = var if self.running_var_biased else var * m / max(m - 1, 1)
+        # n = N: with one sample the factor divides by zero, as the mistake written out does (inf, not an error)
+        unbiased = var if self.running_var_biased else var * m / (m - 1 if self.bessel_n_is_batch else max(m - 1, 1))
         keep = self.momentum if self.momentum_reversed else 1 - self.momentum
         if self.with_history:
             self.running_mean = keep * self.running_mean + (1 - keep) * mean

@@ -1,5 +1,6 @@
 # kata: causal-mask
 # why: the query positions come from torch.arange(seq_len) with no device=, the keys' from device=device: they meet on the GPU
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: cross-attention
 # why: heads computed one by one into torch.zeros(B, Lq, C), a buffer made on the CPU, which then meets w_o's weights on the GPU
+# mistake: none
 import math
 
 import torch

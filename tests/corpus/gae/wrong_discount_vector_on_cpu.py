@@ -1,5 +1,6 @@
 # kata: gae
 # why: the per-step discount gamma * lam * (1 - done) is built with torch.full((T,), ...) and no device=: on a GPU it meets the inputs on another device
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: gae-batched
 # why: the running advantage starts as torch.zeros(N): a CPU vector that meets the [N] rows of the inputs on a GPU
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: grpo-loss
 # why: with mask=None the default mask is torch.ones(G, T), made on the CPU: on a GPU it meets the per-token loss on another device
+# mistake: none
 import torch
 
 

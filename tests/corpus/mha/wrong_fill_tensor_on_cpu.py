@@ -1,5 +1,6 @@
 # kata: mha
 # why: the masked-out fill is a full tensor, torch.full(scores.shape, finfo.min, dtype=...), made without device=
+# mistake: none
 import math
 
 import torch

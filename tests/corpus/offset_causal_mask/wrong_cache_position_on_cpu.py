@@ -1,5 +1,6 @@
 # kata: offset-causal-mask
 # why: cache_position = torch.arange(start_pos, start_pos + seq_len) without device=, compared with keys made on device
+# mistake: none
 import torch
 
 

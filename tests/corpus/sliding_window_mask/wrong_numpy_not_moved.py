@@ -1,5 +1,6 @@
 # kata: sliding-window-mask
 # why: the band built in NumPy and returned as torch.from_numpy(...) without .to(device): it stays on the CPU
+# mistake: device_ignored
 import numpy as np
 import torch
 

@@ -1,5 +1,5 @@
 # kata: moe-router
-# why: the [T, E] routing mask made with torch.zeros(T, E) without device=: on a GPU it would sit on the CPU
+# why: builds the routing mask on the CPU (index moved there with .cpu()), then moves its mean to the logits' device: slow on a GPU, but right there
 import torch
 
 
