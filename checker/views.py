@@ -91,7 +91,7 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
                      "level": practice.difficulty_word(kata.difficulty), "best": practice.duration(p.best_seconds),
                      "last": practice.ago(p.last_at)})
     def build(names: list[str]) -> Table:
-        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True, header_style="bold")
         for name in names:
             table.add_column(heads[name], no_wrap=True)
         for row in rows:
