@@ -268,6 +268,10 @@ def printed(output: str, case: str = "") -> Panel:
 
 def bench_line(result: CheckResult) -> Text:
     bench = result.bench or {}
+    if bench.get("failed"):
+        whose = tr("your code") if bench["failed"] == "yours_ms" else tr("the reference")
+        return Text(tr("bench: {whose} did not finish on the large input ({shape}): it raised, or ran out of time or "
+                       "memory.", whose=whose, shape=bench.get("shape", "")), style="yellow")
     mine, ref = bench.get("yours_ms", 0.0), bench.get("reference_ms", 0.0)
     text = Text(tr("bench: "), style="bold")
     text.append(tr("your {id}: {mine}, reference: {ref} on {device} ({shape})", id=result.kata, mine=_ms(mine),

@@ -288,4 +288,5 @@ MISTAKES = (
 # `kata check lora --bench`: a 1024-wide projection with a rank-16 adapter over 4 x 256 tokens.
 BENCH = ("x [4, 256, 1024], in = out = 1024, r = 16, forward and backward",
          lambda g: Inputs(args={"x": torch.randn(4, 256, 1024, generator=g)},
-                          init={"in_features": 1024, "out_features": 1024, "r": 16, "alpha": 32}, grad_of=("x",)))
+                          init={"in_features": 1024, "out_features": 1024, "r": 16, "alpha": 32},
+                          params=_params(g, 1024, 1024, 16, True), grad_of=("x",)))
