@@ -211,7 +211,17 @@ def describe_error(exc: BaseException, learner_path: Path | None) -> dict[str, s
         return {"type": "MemoryError", "message": tr("ran out of memory: it went past the memory limit for your code "
                                                      "(`kata check --memory-gb` raises it)"),
                 "traceback": _frames(exc, learner_path)}
-    return {"type": type(exc).__name__, "message": message, "traceback": _frames(exc, learner_path)}
+    return {"type": type(exc).__name__, "message": message + _known(message), "traceback": _frames(exc, learner_path)}
+
+
+def _known(message: str) -> str:
+    """What torch's message means in the learner's terms, for the errors interviews keep hitting."""
+    if "without overflow" in message and ("Half" in message or "BFloat16" in message):
+        return tr(" — a constant too large for a half-precision tensor, such as a fill of -1e9 (float16's largest value "
+                  "is 65504): use torch.finfo(x.dtype).min")
+    if "Expected all tensors to be on the same device" in message:
+        return tr(" — create tensors with device=x.device or torch.zeros_like(x), or move them with .to(x.device)")
+    return ""
 
 
 def _safe_str(exc: BaseException) -> str:

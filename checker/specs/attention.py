@@ -115,6 +115,7 @@ class _Attention(nn.Module):
     scale_by = "sqrt"  # "sqrt" | "none" | "D" | "sqrt_dv"
     fill: float | None = None  # None: finfo.min
     additive = False  # the mask added to the scores (Hugging Face's additive mask) instead of filling them
+    fill_in_dtype = False  # the fill made a tensor of the scores' dtype first: -1e9 becomes -inf in float16
     invert = False
     softmax_dim = -1
     dropout_first = False
@@ -135,6 +136,7 @@ class _Attention(nn.Module):
         scores = q @ k.transpose(-2, -1) / scale
         if mask is not None and not self.mask_after_softmax:
             fill = torch.finfo(scores.dtype).min if self.fill is None else self.fill
+            fill = torch.tensor(fill, dtype=scores.dtype, device=scores.device) if self.fill_in_dtype else fill
             hidden = mask if self.invert else ~mask
             scores = scores + hidden.to(scores.dtype) * fill if self.additive else scores.masked_fill(hidden, fill)
         if self.dropout_first:
@@ -171,6 +173,7 @@ MISTAKES = (
     Mistake("mask_after_softmax", _variant(mask_after_softmax=True)),
     Mistake("naive_softmax", _variant(naive_softmax=True)),
     Mistake("fill_too_small", _variant(fill=-1e4)),
+    Mistake("fill_minus_1e9_in_float16", _variant(fill=-1e9, fill_in_dtype=True)),
     Mistake("dropout_before_softmax", _variant(dropout_first=True)),
     Mistake("dropout_in_eval", _variant(dropout_always=True)),
     Mistake("dropout_unscaled", _variant(dropout_unscaled=True)),
