@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -402,10 +402,77 @@ def _localise_typer() -> None:
     ru.REQUIRED_LONG_STRING = i18n.external("[required]")
     ru.RICH_HELP = i18n.external("Try [blue]'{command_path} {help_option}'[/] for help.")
     import click
+    import typer.core
 
-    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru):
+    def ngettext(one: str, many: str, n: int) -> str:
+        return i18n.external(one if n == 1 else many)
+
+    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru,
+                   typer.core):
         if hasattr(module, "_"):
             module._ = i18n.external
+        if hasattr(module, "ngettext"):  # "Got unexpected extra argument(s)", "Did you mean …?"
+            module.ngettext = ngettext
+    _wrap_in_cells()
+
+
+def _wrap_in_cells() -> None:
+    """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
+    Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
+    Chinese between characters where it must, and end a command's one-line summary at its first 。."""
+    import click._textwrap as textwrap_
+    import click.core
+    import click.formatting
+    from click._compat import _ansi_re, strip_ansi
+    from click.utils import make_default_short_help
+    from rich.cells import cell_len
+
+    def term_len(text: str) -> int:
+        return cell_len(strip_ansi(text))
+
+    def truncate(text: str, n: int) -> str:
+        """The longest prefix of `text` that takes at most `n` cells (escape sequences take none), one character at least."""
+        cells = i = cut = 0
+        while i < len(text) and n > 0:
+            match = _ansi_re.match(text, i)
+            if match is not None:
+                i = match.end()
+                continue
+            width = cell_len(text[i])
+            if cells + width > n and cut:
+                break
+            cells, i, cut = cells + width, i + 1, i + 1
+            if cells >= n:
+                break
+        return text[:cut]
+
+    def short_help(help: str, max_length: int = 45) -> str:
+        first = help.split("\n\n")[0]
+        return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
+
+    split = textwrap_.TextWrapper._split
+    opening, closing = "（「『【《“‘([{", "，。、；：！？）」』】》”’…)]}.,:;!?"
+
+    def breakable(a: str, b: str) -> bool:
+        """A line may break between two characters when either is wide, but never before a closing or
+        after an opening punctuation mark (no line starts with 。 or ends with （)."""
+        return (cell_len(a) == 2 or cell_len(b) == 2) and b not in closing and a not in opening
+
+    def split_wide(self: Any, text: str) -> list[str]:
+        pieces: list[str] = []
+        for chunk in split(self, text):
+            start = len(pieces)
+            for ch in chunk:
+                if len(pieces) > start and not breakable(pieces[-1][-1], ch):
+                    pieces[-1] += ch
+                else:
+                    pieces.append(ch)
+        return pieces
+
+    textwrap_.term_len = click.formatting.term_len = term_len
+    textwrap_._truncate_visible = truncate
+    textwrap_.TextWrapper._split = split_wide
+    click.core.make_default_short_help = short_help
 
 
 app = make_app()  # English: main() builds it again in the language chosen
