@@ -8,6 +8,7 @@ grids, RL timelines, scalar tables) live in sibling modules, picked by `figures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -302,7 +303,7 @@ def verdict_line(result: CheckResult) -> Text:
         else:
             text.append(tr("{passed} of {total} cases passed", passed=passed, total=total))
     else:
-        text.append(result.message.split("\n")[0].split(": ")[0] if result.message else tr("no case ran"))
+        text.append(re.split(r": |：", result.message.split("\n")[0])[0] if result.message else tr("no case ran"))
     return text
 
 

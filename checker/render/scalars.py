@@ -23,7 +23,7 @@ def scalar_table(case: CaseResult, problem: Problem) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(style="dim")
-    item = problem.item or tr("value")
+    item = problem.item or "value"  # an item name, as the rest of the report names it
     shown_expected, shown_got = nums(expected, got, 6)
     table.add_row(tr("{item} expected", item=item), shown_expected, "")
     table.add_row(tr("{item} yours", item=item), Text(shown_got, style="bold red"), "")
