@@ -18,7 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.i18n import plural, tr
+from checker.render import cjk
 from checker.results import CaseResult, CheckResult, Problem, Status
+
+cjk.install()  # a line of Chinese may break between characters
 
 STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.ERROR: "bold yellow"}
 MAX_PANELS = 2  # failure reasons shown in full; -v shows every failing case

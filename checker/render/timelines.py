@@ -111,6 +111,9 @@ def timeline(case: CaseResult, problem: Problem) -> Group:
     if stop == T and last is not None and last.values is not None:
         boot = last.values[env] if env is not None and isinstance(last.values, list) else last.values
         table.add_row(str(T), "", "", num(boot), "", "", "", "last_values", style="dim")
+    for column in table.columns[:-1]:  # numbers are never cropped: on a narrow screen the notes column gives way
+        column.min_width = max([column.min_width or 0] + [cell_len(c.plain if isinstance(c, Text) else str(c))
+                                                          for c in column.cells])
     if rounding:
         return Group(title, table, Text(tr(
             "No step holds a logic error: every difference is float32 rounding, spread over the steps. Keep the whole "
