@@ -419,13 +419,17 @@ def _localise_typer() -> None:
 def _wrap_in_cells() -> None:
     """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
     Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
-    Chinese between characters where it must, and end a command's one-line summary at its first 。."""
+    Chinese between characters (checker/render/cjk.py), and end a command's one-line summary at its first 。."""
     import click._textwrap as textwrap_
     import click.core
     import click.formatting
     from click._compat import _ansi_re, strip_ansi
     from click.utils import make_default_short_help
     from rich.cells import cell_len
+
+    from checker.render import cjk
+
+    cjk.install()  # rich, too, may break a line of Chinese between characters
 
     def term_len(text: str) -> int:
         return cell_len(strip_ansi(text))
@@ -451,23 +455,9 @@ def _wrap_in_cells() -> None:
         return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
 
     split = textwrap_.TextWrapper._split
-    opening, closing = "（「『【《“‘([{", "，。、；：！？）」』】》”’…)]}.,:;!?"
-
-    def breakable(a: str, b: str) -> bool:
-        """A line may break between two characters when either is wide, but never before a closing or
-        after an opening punctuation mark (no line starts with 。 or ends with （)."""
-        return (cell_len(a) == 2 or cell_len(b) == 2) and b not in closing and a not in opening
 
     def split_wide(self: Any, text: str) -> list[str]:
-        pieces: list[str] = []
-        for chunk in split(self, text):
-            start = len(pieces)
-            for ch in chunk:
-                if len(pieces) > start and not breakable(pieces[-1][-1], ch):
-                    pieces[-1] += ch
-                else:
-                    pieces.append(ch)
-        return pieces
+        return [piece for chunk in split(self, text) for piece in cjk.pieces(chunk)]
 
     textwrap_.term_len = click.formatting.term_len = term_len
     textwrap_._truncate_visible = truncate
