@@ -413,23 +413,36 @@ def _localise_typer() -> None:
             module._ = i18n.external
         if hasattr(module, "ngettext"):  # "Got unexpected extra argument(s)", "Did you mean …?"
             module.ngettext = ngettext
-    _wrap_in_cells()
+    if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
+        _wrap_in_cells()
 
 
 def _wrap_in_cells() -> None:
     """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
     Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
-    Chinese between characters (checker/render/cjk.py), and end a command's one-line summary at its first 。."""
+    Chinese between characters (checker/render/cjk.py), and end a command's one-line summary at its first 。.
+    Wrapping is measured through click's `term_len` from click 8.4 on; an older click keeps its own wrapping."""
     import click._textwrap as textwrap_
     import click.core
     import click.formatting
-    from click._compat import _ansi_re, strip_ansi
     from click.utils import make_default_short_help
     from rich.cells import cell_len
 
     from checker.render import cjk
 
     cjk.install()  # rich, too, may break a line of Chinese between characters
+    if getattr(click.core, "_kata_cells", False):
+        return
+    click.core._kata_cells = True
+
+    def short_help(help: str, max_length: int = 45) -> str:
+        first = help.split("\n\n")[0]
+        return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
+
+    click.core.make_default_short_help = short_help
+    if not hasattr(textwrap_, "_truncate_visible"):
+        return
+    from click._compat import _ansi_re, strip_ansi
 
     def term_len(text: str) -> int:
         return cell_len(strip_ansi(text))
@@ -450,10 +463,6 @@ def _wrap_in_cells() -> None:
                 break
         return text[:cut]
 
-    def short_help(help: str, max_length: int = 45) -> str:
-        first = help.split("\n\n")[0]
-        return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
-
     split = textwrap_.TextWrapper._split
 
     def split_wide(self: Any, text: str) -> list[str]:
@@ -462,7 +471,6 @@ def _wrap_in_cells() -> None:
     textwrap_.term_len = click.formatting.term_len = term_len
     textwrap_._truncate_visible = truncate
     textwrap_.TextWrapper._split = split_wide
-    click.core.make_default_short_help = short_help
 
 
 app = make_app()  # English: main() builds it again in the language chosen
