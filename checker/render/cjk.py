@@ -13,7 +13,7 @@ from typing import Iterable
 from rich.cells import cell_len
 
 OPENING = "（「『【《“‘([{"
-CLOSING = "，。、；：！？）」』】》”’…)]}.,:;!?"
+CLOSING = "，。、；：！？）」』】》”’…—)]}.,:;!?"  # — : a Chinese dash (——) neither splits nor starts a line
 
 
 def breakable(a: str, b: str) -> bool:
