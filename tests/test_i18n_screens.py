@@ -140,3 +140,21 @@ def test_the_status_line_fits_in_chinese(width, interview):
     assert line.startswith("剩余 12:34" if interview else "监视 grpo_advantage.py"), line
     if width >= 120:  # room for every part: the keys too
         assert line.endswith("h 提示 · r 重跑 · q 结束"), line
+
+
+def test_kata_interview_in_chinese_in_a_terminal(tmp_path, kata_home):
+    from tests.test_watch import Terminal
+
+    term = Terminal(["--lang", "zh", "interview", "--minutes", "5", "--topic", "rl", "--device", "cpu"], tmp_path,
+                    dict(os.environ))
+    try:
+        term.expect(r"模拟面试：\S+——")
+        term.expect(r"你有 5 分钟")
+        term.expect(r"剩余 0[45]:\d\d · 监视 \S+（种子 \d+） · 保存即重新检查")
+        term.type("h")
+        term.expect(r"的提示 1/")
+        term.type("q")
+        term.expect(r"模拟面试在 .+ 后停止（提示 1 次，看答案 0 次，检查 0 次）；记为未通过。")
+    finally:
+        code = term.finish()
+    assert code == 1
