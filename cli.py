@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -402,10 +402,75 @@ def _localise_typer() -> None:
     ru.REQUIRED_LONG_STRING = i18n.external("[required]")
     ru.RICH_HELP = i18n.external("Try [blue]'{command_path} {help_option}'[/] for help.")
     import click
+    import typer.core
 
-    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru):
+    def ngettext(one: str, many: str, n: int) -> str:
+        return i18n.external(one if n == 1 else many)
+
+    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru,
+                   typer.core):
         if hasattr(module, "_"):
             module._ = i18n.external
+        if hasattr(module, "ngettext"):  # "Got unexpected extra argument(s)", "Did you mean …?"
+            module.ngettext = ngettext
+    if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
+        _wrap_in_cells()
+
+
+def _wrap_in_cells() -> None:
+    """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
+    Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
+    Chinese between characters (checker/render/cjk.py), and end a command's one-line summary at its first 。.
+    Wrapping is measured through click's `term_len` from click 8.4 on; an older click keeps its own wrapping."""
+    import click._textwrap as textwrap_
+    import click.core
+    import click.formatting
+    from click.utils import make_default_short_help
+    from rich.cells import cell_len
+
+    from checker.render import cjk
+
+    cjk.install()  # rich, too, may break a line of Chinese between characters
+    if getattr(click.core, "_kata_cells", False):
+        return
+    click.core._kata_cells = True
+
+    def short_help(help: str, max_length: int = 45) -> str:
+        first = help.split("\n\n")[0]
+        return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
+
+    click.core.make_default_short_help = short_help
+    if not hasattr(textwrap_, "_truncate_visible"):
+        return
+    from click._compat import _ansi_re, strip_ansi
+
+    def term_len(text: str) -> int:
+        return cell_len(strip_ansi(text))
+
+    def truncate(text: str, n: int) -> str:
+        """The longest prefix of `text` that takes at most `n` cells (escape sequences take none), one character at least."""
+        cells = i = cut = 0
+        while i < len(text) and n > 0:
+            match = _ansi_re.match(text, i)
+            if match is not None:
+                i = match.end()
+                continue
+            width = cell_len(text[i])
+            if cells + width > n and cut:
+                break
+            cells, i, cut = cells + width, i + 1, i + 1
+            if cells >= n:
+                break
+        return text[:cut]
+
+    split = textwrap_.TextWrapper._split
+
+    def split_wide(self: Any, text: str) -> list[str]:
+        return [piece for chunk in split(self, text) for piece in cjk.pieces(chunk)]
+
+    textwrap_.term_len = click.formatting.term_len = term_len
+    textwrap_._truncate_visible = truncate
+    textwrap_.TextWrapper._split = split_wide
 
 
 app = make_app()  # English: main() builds it again in the language chosen

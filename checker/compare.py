@@ -24,17 +24,18 @@ FLOAT32_LEVEL = 1e-5
 
 def describe(value: Any) -> str:
     if isinstance(value, TensorValue):
-        kind = "a NumPy array" if value.is_numpy else "a tensor"
-        return f"{kind} of shape {value.shape}"
+        if value.is_numpy:
+            return tr("a NumPy array of shape {shape}", shape=value.shape)
+        return tr("a tensor of shape {shape}", shape=value.shape)
     if isinstance(value, Opaque):
-        return f"a {value.type} ({value.repr[:60]})"
+        return tr("a {type} ({value})", type=value.type, value=value.repr[:60])
     if isinstance(value, tuple):
-        return f"a tuple of {len(value)}"
+        return tr("a tuple of {n}", n=len(value))
     if isinstance(value, list):
-        return f"a list of {len(value)}"
+        return tr("a list of {n}", n=len(value))
     if value is None:
         return "None"
-    return f"a {type(value).__name__} ({value!r:.60})"
+    return tr("a {type} ({value})", type=type(value).__name__, value=f"{value!r:.60}")
 
 
 def split_outputs(kata: Any, value: Any) -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -42,22 +43,27 @@ def split_outputs(kata: Any, value: Any) -> tuple[dict[str, Any] | None, list[Pr
     names = kata.outputs
     if len(names) == 1:
         if isinstance(value, (tuple, list)):
-            return None, [Problem("structure", "", f"returned {describe(value)}; expected a single {_noun(kata)} "
-                                                    f"({names[0]}), not wrapped in a {type(value).__name__}")]
+            if kata.numpy_only:
+                said = tr("returned {what}; expected a single NumPy array ({name}), not wrapped in a {wrapper}",
+                          what=describe(value), name=names[0], wrapper=type(value).__name__)
+            else:
+                said = tr("returned {what}; expected a single tensor ({name}), not wrapped in a {wrapper}",
+                          what=describe(value), name=names[0], wrapper=type(value).__name__)
+            return None, [Problem("structure", "", said)]
         return {names[0]: value}, []
-    wanted = f"a tuple of {len(names)} ({', '.join(names)})"
+    wanted = tr("a tuple of {n} ({names})", n=len(names), names=", ".join(names))
     if isinstance(value, list) and len(value) == len(names):
-        return None, [Problem("structure", "", f"returned a list; expected {wanted}")]
+        return None, [Problem("structure", "", tr("returned a list; expected {wanted}", wanted=wanted))]
     if not isinstance(value, tuple):
-        extra = " — did you forget to return both?" if isinstance(value, TensorValue) else ""
-        return None, [Problem("structure", "", f"returned {describe(value)}; expected {wanted}{extra}")]
+        if isinstance(value, TensorValue):
+            said = tr("returned {what}; expected {wanted} — did you forget to return both?", what=describe(value),
+                      wanted=wanted)
+        else:
+            said = tr("returned {what}; expected {wanted}", what=describe(value), wanted=wanted)
+        return None, [Problem("structure", "", said)]
     if len(value) != len(names):
-        return None, [Problem("structure", "", f"returned a tuple of {len(value)}; expected {wanted}")]
+        return None, [Problem("structure", "", tr("returned a tuple of {n}; expected {wanted}", n=len(value), wanted=wanted))]
     return dict(zip(names, value)), []
-
-
-def _noun(kata: Any) -> str:
-    return "NumPy array" if kata.numpy_only else "tensor"
 
 
 def compare_outcome(kata: Any, spec: Any, case: Any, expected: Outcome, got: Outcome) -> list[Problem]:
@@ -78,48 +84,56 @@ def compare_item(spec: Any, case: Any, name: str, expected: Any, got: Any) -> li
         rtol, atol = tolerance(spec, case, _torch_dtype(expected.dtype), name, expected.data)
         return compare_values(name, expected, got, rtol, atol)
     if expected != got and not (isinstance(expected, Opaque) and isinstance(got, Opaque) and expected.repr == got.repr):
-        return [Problem("values", name, f"{name} is {describe(got)}, expected {describe(expected)}")]
+        return [Problem("values", name, tr("{item} is {got}, expected {expected}", item=name, got=describe(got),
+                                           expected=describe(expected)))]
     return []
 
 
 def compare_values(item: str, expected: TensorValue, got: Any, rtol: float, atol: float) -> list[Problem]:
-    where = f"{item} " if item else ""
+    subject = item or tr("the output")
     if got is None and item.startswith("grad of"):
-        return [Problem("values", item, f"no gradient reached {item[8:]}: is the output cut off the graph "
-                                        "(.detach(), .item(), torch.tensor(...) of a result, numpy)?")]
+        return [Problem("values", item, tr("no gradient reached {name}: is the output cut off the graph "
+                                           "(.detach(), .item(), torch.tensor(...) of a result, numpy)?", name=item[8:]))]
     if not isinstance(got, TensorValue):
-        return [Problem("type", item, f"{where}is {describe(got)}; expected {describe(expected)}")]
+        return [Problem("type", item, tr("{item} is {got}; expected {expected}", item=subject, got=describe(got),
+                                         expected=describe(expected)))]
     if got.is_numpy != expected.is_numpy:
-        want = "a NumPy array" if expected.is_numpy else "a torch tensor"
-        return [Problem("type", item, f"{where}is {describe(got)}; expected {want}")]
+        want = tr("a NumPy array") if expected.is_numpy else tr("a torch tensor")
+        return [Problem("type", item, tr("{item} is {got}; expected {expected}", item=subject, got=describe(got),
+                                         expected=want))]
     if got.shape != expected.shape:
-        return [Problem("shape", item, f"{where}has shape {got.shape}, expected {expected.shape}{_shape_hint(expected.shape, got.shape)}")]
+        return [Problem("shape", item, tr("{item} has shape {got}, expected {expected}{hint}", item=subject, got=got.shape,
+                                          expected=expected.shape, hint=_shape_hint(expected.shape, got.shape)))]
     if got.dtype != expected.dtype:
-        return [Problem("dtype", item, f"{where}has dtype {got.dtype}, expected {expected.dtype}{_dtype_hint(expected.dtype, got.dtype)}")]
+        return [Problem("dtype", item, tr("{item} has dtype {got}, expected {expected}{hint}", item=subject, got=got.dtype,
+                                          expected=expected.dtype, hint=_dtype_hint(expected.dtype, got.dtype)))]
     if not _same_device(expected.device, got.device):
-        return [Problem("device", item, f"{where}is on {got.device}, expected {expected.device}{_device_hint(expected.device, got.device)}")]
+        return [Problem("device", item, tr("{item} is on {got}, expected {expected}{hint}", item=subject, got=got.device,
+                                           expected=expected.device, hint=_device_hint(expected.device, got.device)))]
     if expected.data is None or got.data is None:
         return []  # meta tensors: structure is all there is
     return _compare_data(item, expected.data, got.data, rtol, atol)
 
 
 def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> list[Problem]:
-    where = f"{item} " if item else ""
+    subject = item or tr("the output")
     small = exp.numel() <= SMALL
     pictures = dict(expected=exp.tolist() if small else None, got=got.tolist() if small else None)
     if exp.dtype == torch.bool or not exp.dtype.is_floating_point:
         bad = exp != got
         if not bad.any():
             return []
-        return [Problem("values", item, f"{where}differs in {int(bad.sum())} of {exp.numel()} places",
+        return [Problem("values", item, tr("{item} differs in {n} of {total} places", item=subject, n=int(bad.sum()),
+                                           total=exp.numel()),
                         _mismatch(exp, got, bad, 0.0, 0.0), **pictures)]
     e, g = exp.double(), got.double()
     nonfinite = ~torch.isfinite(g) & torch.isfinite(e)
     if nonfinite.any():
         kind = "NaN" if torch.isnan(g[nonfinite]).any() else "inf"
         index = _index(nonfinite.nonzero()[0])
-        return [Problem("nonfinite", item, f"{where}has {int(nonfinite.sum())} {kind} value(s) where the expected values "
-                                           f"are finite, first at {index}", _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
+        return [Problem("nonfinite", item, tr("{item} has {n} {kind} value(s) where the expected values are finite, first "
+                                              "at {index}", item=subject, n=int(nonfinite.sum()), kind=kind, index=index),
+                        _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
     close = torch.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     if close.all():
         return []
@@ -128,9 +142,10 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
         return [Problem("precision", item, tr(
             "{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
             "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
-            "as torch.tensor(gamma) made in the default float32)", item=item or "the output",
+            "as torch.tensor(gamma) made in the default float32)", item=subject,
             share=f"{m.max_abs / float(e[torch.isfinite(e)].abs().max()):.1e}"), m, **pictures)]
-    return [Problem("values", item, f"{where}differs: {int((~close).sum())} of {exp.numel()} values are out of tolerance",
+    return [Problem("values", item, tr("{item} differs: {n} of {total} values are out of tolerance", item=subject,
+                                       n=int((~close).sum()), total=exp.numel()),
                     _mismatch(e, g, ~close, rtol, atol), **pictures)]
 
 
@@ -191,26 +206,26 @@ def _same_device(expected: str, got: str) -> bool:
 
 def _shape_hint(expected: tuple, got: tuple) -> str:
     if len(got) == len(expected) + 1 and got[-1] == 1:
-        return " — an extra dim of size 1: squeeze it, or reduce without keepdim"
+        return tr(" — an extra dim of size 1: squeeze it, or reduce without keepdim")
     if len(got) + 1 == len(expected) and expected[-1] == 1:
-        return " — keep the reduced dim (keepdim=True)"
+        return tr(" — keep the reduced dim (keepdim=True)")
     if sorted(got) == sorted(expected):
-        return " — the right sizes in the wrong order: a transpose or permute is missing or extra"
+        return tr(" — the right sizes in the wrong order: a transpose or permute is missing or extra")
     if len(got) < len(expected):
-        return " — a dim is missing: did you reduce over too many dims, or drop the batch/head dims?"
+        return tr(" — a dim is missing: did you reduce over too many dims, or drop the batch/head dims?")
     return ""
 
 
 def _dtype_hint(expected: str, got: str) -> str:
     if expected == "bool":
-        return " — build the mask from comparisons or torch.ones(..., dtype=torch.bool)"
+        return tr(" — build the mask from comparisons or torch.ones(..., dtype=torch.bool)")
     if got == "float64" and expected in ("float32", "float16", "bfloat16"):
-        return " — a float64 constant or tensor crept in (torch.tensor of Python floats, NumPy); keep the inputs' dtype"
+        return tr(" — a float64 constant or tensor crept in (torch.tensor of Python floats, NumPy); keep the inputs' dtype")
     if got == "float32" and expected == "float64":
-        return " — a tensor was created with the default dtype: use zeros_like or dtype=x.dtype"
+        return tr(" — a tensor was created with the default dtype: use zeros_like or dtype=x.dtype")
     if got.startswith("int") or got == "bool":
-        return " — the result went through integer or boolean tensors: convert with .to(x.dtype)"
-    return " — outputs keep the inputs' dtype"
+        return tr(" — the result went through integer or boolean tensors: convert with .to(x.dtype)")
+    return tr(" — outputs keep the inputs' dtype")
 
 
 def _device_hint(expected: str, got: str) -> str:

@@ -46,9 +46,9 @@ def resolve_device(name: str = "auto") -> torch.device:
     if name not in ("cpu", "cuda", "mps"):
         raise KataError(tr("Unknown device '{name}': use auto, cpu, cuda or mps.", name=name))
     if name == "cuda" and not torch.cuda.is_available():
-        raise KataError("--device cuda was asked for, but no CUDA GPU is available here.")
+        raise KataError(tr("--device cuda was asked for, but no CUDA GPU is available here."))
     if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
-        raise KataError("--device mps was asked for, but MPS is not available here.")
+        raise KataError(tr("--device mps was asked for, but MPS is not available here."))
     return torch.device(name)
 
 
@@ -210,8 +210,8 @@ class _Run:
                              how=exit_words(learner.status))
             return replace(base, message=message)
         if learner.garbled:
-            return replace(base, message="kata could not read back what your code produced (something wrote over "
-                                         "the checker's channel); nothing was judged.")
+            return replace(base, message=tr("kata could not read back what your code produced (something wrote over "
+                                            "the checker's channel); nothing was judged."))
         results = [self._judged.get(i) or self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
                    if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
         results = self._name_mistakes(results)

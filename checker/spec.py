@@ -23,6 +23,7 @@ import torch
 
 from checker.devices import Simulation
 from checker.errors import KataError
+from checker.i18n import tr
 
 # (rtol, atol) per dtype: a correct answer computed in another order must pass.
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -119,8 +120,8 @@ def build_cases(spec: Any, seed: int, only: str | None = None) -> list[Case]:
         import difflib
 
         close = difflib.get_close_matches(only, names, n=3, cutoff=0.4)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise KataError(f"No case named '{only}'.{hint}")
+        hint = tr(" Did you mean {names}?", names=", ".join(repr(c) for c in close)) if close else ""
+        raise KataError(tr("No case named '{name}'.{hint}", name=only, hint=hint))
     cases = []
     for family in spec.FAMILIES:
         for name in _names(family):
@@ -237,15 +238,15 @@ def load_params(module: Any, params: dict[str, torch.Tensor]) -> None:
     own = dict(module.state_dict())
     missing = [k for k in params if k not in own]
     extra = [k for k in own if k not in params]
-    shaped = [f"{k} is {tuple(own[k].shape)}, expected {tuple(v.shape)}" for k, v in params.items()
-              if k in own and tuple(own[k].shape) != tuple(v.shape)]
+    shaped = [tr("{name} is {got}, expected {expected}", name=k, got=tuple(own[k].shape), expected=tuple(v.shape))
+              for k, v in params.items() if k in own and tuple(own[k].shape) != tuple(v.shape)]
     if missing or extra or shaped:
         parts = []
         if missing:
-            parts.append("missing " + ", ".join(missing))
+            parts.append(tr("missing {names}", names=", ".join(missing)))
         if extra:
-            parts.append("unexpected " + ", ".join(extra))
+            parts.append(tr("unexpected {names}", names=", ".join(extra)))
         if shaped:
             parts.append("; ".join(shaped))
-        raise ParamsError("the module's parameters do not match the contract: " + "; ".join(parts))
+        raise ParamsError(tr("the module's parameters do not match the contract: {problems}", problems="; ".join(parts)))
     module.load_state_dict(params, strict=True)

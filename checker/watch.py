@@ -137,7 +137,7 @@ class FileWatch:
         try:
             import watchfiles  # noqa: F401 — fail here, not in the thread, when it is missing
         except ImportError as exc:
-            self.problem = f"file events unavailable ({exc}); polling"
+            self.problem = tr("file events unavailable ({why}); polling", why=exc)
             return
         self.mode = "events"
         self._thread = threading.Thread(target=self._events, name="kata-watch-events", daemon=True)
@@ -154,7 +154,8 @@ class FileWatch:
                 self._wake()
         except Exception as exc:  # noqa: BLE001 — any failure of the event source leaves polling
             if not self._stop.is_set():
-                self.mode, self.problem = "polling", f"file events stopped ({type(exc).__name__}: {exc}); polling"
+                self.mode, self.problem = "polling", tr("file events stopped ({type}: {why}); polling",
+                                                        type=type(exc).__name__, why=exc)
                 self._wake()
 
     def _wake(self) -> None:
@@ -476,8 +477,8 @@ class Watcher:
                     self.recheck()
                 else:  # the file is the stub just written: wait for the first save
                     self.files.seen = signature(self.path)
-                    self.draw(Text(f"Write {self.kata.entry} in {self.path.name} and save it: each save is checked.",
-                                   style="bold"))
+                    self.draw(Text(tr("Write {entry} in {file} and save it: each save is checked.", entry=self.kata.entry,
+                                      file=self.path.name), style="bold"))
                 while (outcome := self.step()) is None:
                     pass
                 return outcome

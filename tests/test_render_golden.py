@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import difflib
 import io
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 
 from checker.render import report
 from checker.results import Status
 from tests.conftest import run_check
-from tests.golden.cases import CASES, render
+from tests.golden.cases import CASES, CHINESE, ZH_WIDTHS, render
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -36,9 +38,10 @@ def test_report_matches_golden(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_report_fits_its_width(name):
+    """In terminal cells: a Chinese character takes two."""
     golden = CASES[name]()
     for line in render(golden).splitlines():
-        assert len(line) <= golden.width, f"{name}: a line is wider than {golden.width} columns: {line!r}"
+        assert cell_len(line) <= golden.width, f"{name}: a line is wider than {golden.width} columns: {line!r}"
 
 
 def test_every_golden_file_has_a_case():
@@ -357,3 +360,79 @@ def test_a_real_float32_leak_in_float64_is_named_as_precision(tmp_path):
     assert kinds == {"precision"}, kinds
     text = _text(result)
     assert "not float64-precise" in text and "◀" not in text
+
+
+# ---------------------------------------------------------------- in Chinese
+
+
+ZH = [f"{name}_zh_{width}" for name in CHINESE for width in ZH_WIDTHS]
+
+
+def _tokens(line: str) -> list[tuple[int, int, str]]:
+    """The words of a line as (first cell, cell after the last, word): positions on screen, not in the string."""
+    out, i = [], 0
+    for word in line.split(" "):
+        if word:
+            start = cell_len(line[:i])
+            out.append((start, start + cell_len(word), word))
+        i += len(word) + 1
+    return out
+
+
+def _inside(text: str) -> list[str]:
+    """The report's lines with a panel's borders taken off (a border is the same width on every line)."""
+    return [line[2:-2] if line.startswith("│ ") and line.endswith(" │") else line for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("name", ZH)
+def test_a_chinese_report_speaks_chinese(name):
+    text = render(CASES[name]())
+    first = text.splitlines()[0] if name.startswith("passed") else text.splitlines()[2]
+    assert any(word in first for word in ("未通过", "通过", "出错")), first  # the verdict
+    for english in ("cases passed", "differs", "expected", "yours", "This looks like", "Reproduce", "families",
+                    "out of tolerance", "steps differ", "cells differ"):
+        assert english not in text, f"{name}: {english!r} is left in English:\n{text}"
+
+
+@pytest.mark.parametrize("width", ZH_WIDTHS)
+def test_chinese_mask_grids_line_up(width):
+    lines = _inside(render(CASES[f"mask_offset_zh_{width}"]()))
+    head = next(i for i, line in enumerate(lines) if line.startswith("期望"))
+    titles = [start for start, _, word in _tokens(lines[head])]
+    assert [word for _, _, word in _tokens(lines[head])] == ["期望", "你的", "差异"]
+    grid = [line for line in lines[head + 2:] if re.match(r"\d+ [■·+-]", line)]
+    assert len(grid) == 4
+    for line in grid:  # every grid row: the row number of each grid sits under its title
+        assert [start for start, _, word in _tokens(line) if word.isdigit()] == titles, (line, lines[head])
+
+
+@pytest.mark.parametrize("width", ZH_WIDTHS)
+def test_chinese_attention_rows_line_up(width):
+    lines = _inside(render(CASES[f"attention_weights_zh_{width}"]()))
+    head = next(i for i, line in enumerate(lines) if line.startswith("键 "))
+    ends = [end for _, end, word in _tokens(lines[head])[1:]]  # the key numbers' right edges
+    for label in ("mask", "期望", "你的"):
+        line = next(line for line in lines[head:head + 4] if line.startswith(label + " "))
+        cells = [end - (1 if word.endswith("✗") else 0) for _, end, word in _tokens(line)[1:]]
+        assert cells == ends, (label, line, lines[head])
+
+
+@pytest.mark.parametrize("width", ZH_WIDTHS)
+def test_chinese_timeline_lines_up(width):
+    lines = _inside(render(CASES[f"gae_done_zh_{width}"]()))
+    head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["t", "奖励"])
+    heads = _tokens(lines[head])
+    assert [word for _, _, word in heads][:6] == ["t", "奖励", "终止", "价值", "期望", "你的"]
+    rows = [_tokens(line) for line in lines[head + 2:] if line.split()[:1] and line.split()[0].isdigit()]
+    assert len(rows) == 8
+    for row in rows:  # numbers end where their heading ends: right-aligned in cells
+        for k in (0, 1, 3, 4, 5):
+            assert row[k][1] == heads[k][1], (row, heads)
+
+
+@pytest.mark.parametrize("width", ZH_WIDTHS)
+def test_chinese_scalar_table_lines_up(width):
+    lines = _inside(render(CASES[f"grpo_loss_zh_{width}"]()))
+    rows = [next(line for line in lines if line.startswith(label)) for label in ("loss 期望", "loss 你的", "差异")]
+    ends = {next(end for _, end, word in _tokens(row) if word[:1] in "-+0123456789") for row in rows}
+    assert len(ends) == 1, rows

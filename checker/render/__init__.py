@@ -8,6 +8,7 @@ grids, RL timelines, scalar tables) live in sibling modules, picked by `figures.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -17,7 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.i18n import plural, tr
+from checker.render import cjk
 from checker.results import CaseResult, CheckResult, Problem, Status
+
+cjk.install()  # a line of Chinese may break between characters
 
 STYLE = {Status.PASS: "bold green", Status.FAIL: "bold red", Status.ERROR: "bold yellow"}
 MAX_PANELS = 2  # failure reasons shown in full; -v shows every failing case
@@ -306,7 +310,7 @@ def verdict_line(result: CheckResult) -> Text:
         else:
             text.append(tr("{passed} of {total} cases passed", passed=passed, total=total))
     else:
-        text.append(result.message.split("\n")[0].split(": ")[0] if result.message else tr("no case ran"))
+        text.append(re.split(r": |：", result.message.split("\n")[0])[0] if result.message else tr("no case ran"))
     return text
 
 

@@ -72,7 +72,9 @@ def _figure(case: CaseResult, problem: Problem) -> RenderableType | None:
             shows = tr("  the {item} timeline below shows it", item=chosen.item) if where == "below" else tr(
                 "  the {item} timeline above shows it", item=chosen.item)
             return Text(shows, style="dim")
-        return Text(f"  the {chosen.item} timeline {where} locates it", style="dim")
+        shows = tr("  the {item} timeline below locates it", item=chosen.item) if where == "below" else tr(
+            "  the {item} timeline above locates it", item=chosen.item)
+        return Text(shows, style="dim")
     return rows_figure(case, problem) if rows_item(case) is problem else None
 
 

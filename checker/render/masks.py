@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+
+from checker.i18n import tr
 
 from checker.render.values import (
     at, broadcast_at, broadcastable, differs, index_text, indices, input_info, num, nums, shape_of, tensor_inputs,
@@ -56,27 +59,28 @@ class MaskFigure:
 
         yield self._caption(R, C, rows, cols, diffs)
         grids = [
-            ("expected", _grid(exp, rows, cols, rw, lambda i, j: _cell(exp[i][j], False))),
-            ("yours", _grid(got, rows, cols, rw, lambda i, j: _cell(got[i][j], exp[i][j] != got[i][j]))),
-            ("difference", _grid(got, rows, cols, rw, lambda i, j: _diff(exp[i][j], got[i][j]))),
+            (tr("expected"), _grid(exp, rows, cols, rw, lambda i, j: _cell(exp[i][j], False))),
+            (tr("yours"), _grid(got, rows, cols, rw, lambda i, j: _cell(got[i][j], exp[i][j] != got[i][j]))),
+            (tr("difference"), _grid(got, rows, cols, rw, lambda i, j: _diff(exp[i][j], got[i][j]))),
         ]
         if side_by_side:
             blocks = [[Text(title, style="bold")] + lines for title, lines in grids]
-            widths = [max(len(line) for line in block) for block in blocks]
+            widths = [max(line.cell_len for line in block) for block in blocks]  # cells: a Chinese title is two per character
             for k in range(max(len(block) for block in blocks)):
                 line = Text()
                 for n, (block, w) in enumerate(zip(blocks, widths)):
                     part = block[k] if k < len(block) else Text()
                     line.append_text(part)
                     if n < len(blocks) - 1:
-                        line.append(" " * (w - len(part) + GAP))
+                        line.append(" " * (w - part.cell_len + GAP))
                 yield line
         else:
             for title, lines in grids:
                 yield Text(title, style="bold")
                 yield from lines
-        yield Text.assemble((TRUE, ""), " True  ", (FALSE, "dim"), " False   ", (EXTRA, "bold red"), " True only in yours  ",
-                            (MISSING, "bold red"), " True only in the expected mask", style="dim")
+        yield Text.assemble((TRUE, ""), " True  ", (FALSE, "dim"), " False   ", (EXTRA, "bold red"),
+                            " " + tr("True only in yours") + "  ", (MISSING, "bold red"),
+                            " " + tr("True only in the expected mask"), style="dim")
         for line in _patterns(exp, got, diffs):
             yield Text(line, style="italic")
 
@@ -86,15 +90,16 @@ class MaskFigure:
             dims = "×".join(str(n) for n in self.shape[:-2])
             text.append(index_text(self.where), style="bold")
             if self.n_differing:
-                text.append(f": the first of {self.n_differing} differing slices (of {dims})")
+                text.append(tr(": the first of {n} differing slices (of {dims})", n=self.n_differing, dims=dims))
             else:
-                text.append(f" (of {dims})")
-        text.append(f" — {len(diffs)} of {R * C} cells differ")
+                text.append(tr(" (of {dims})", dims=dims))
+        text.append(tr(" — {n} of {total} cells differ", n=len(diffs), total=R * C))
         if diffs:
-            text.append(f", the first at {index_text(diffs[0])}")
+            text.append(tr(", the first at {index}", index=index_text(diffs[0])))
         if len(rows) < R or len(cols) < C:
-            text.append(f"\nshowing rows {rows.start}–{rows.stop - 1} of {R}, columns {cols.start}–{cols.stop - 1} of {C}",
-                        style="dim")
+            text.append("\n" + tr("showing rows {first_row}–{last_row} of {rows}, columns {first_column}–{last_column} of "
+                                  "{columns}", first_row=rows.start, last_row=rows.stop - 1, rows=R,
+                                  first_column=cols.start, last_column=cols.stop - 1, columns=C), style="dim")
         return text
 
 
@@ -134,21 +139,24 @@ def _patterns(exp: Any, got: Any, diffs: list[tuple[int, int]]) -> list[str]:
         return []
     lines = []
     extra = sum(1 for i, j in diffs if got[i][j])
-    lines.append(f"{extra} cell(s) True only in yours, {len(diffs) - extra} True only in the expected mask")
+    lines.append(tr("{extra} cell(s) True only in yours, {missing} True only in the expected mask", extra=extra,
+                    missing=len(diffs) - extra))
     offsets = {j - i for i, j in diffs}
     if len(offsets) == 1:
         d = offsets.pop()
         where = "j = i" if d == 0 else (f"j = i + {d}" if d > 0 else f"j = i - {-d}")
-        lines.append(f"every difference lies on one diagonal: {where}")
+        lines.append(tr("every difference lies on one diagonal: {where}", where=where))
     else:
         shift = _shift(exp, got, diffs)
-        if shift:
-            side = "left" if shift > 0 else "right"
-            lines.append(f"yours looks like the expected mask shifted {abs(shift)} column(s) to the {side}: "
-                         f"an offset of {abs(shift)} missing or extra?")
+        if shift > 0:
+            lines.append(tr("yours looks like the expected mask shifted {n} column(s) to the left: an offset of {n} "
+                            "missing or extra?", n=shift))
+        elif shift < 0:
+            lines.append(tr("yours looks like the expected mask shifted {n} column(s) to the right: an offset of {n} "
+                            "missing or extra?", n=-shift))
     R, C = len(exp), len(exp[0])
     if R == C and R > 1 and all(got[i][j] == exp[j][i] for i in range(R) for j in range(C)):
-        lines.append("yours is the expected mask transposed (upper vs lower triangle?)")
+        lines.append(tr("yours is the expected mask transposed (upper vs lower triangle?)"))
     return lines
 
 
@@ -214,13 +222,14 @@ class RowsFigure:
         shown = self.rows[:MAX_ROWS]
         head = Text(f"{self.item}", style="bold")
         if self.total > 1:
-            head.append(f": {len(self.rows)} of {self.total} {_plural(self.row_word)} differ")
+            head.append(tr(": {n} of {total} {rows} differ", n=len(self.rows), total=self.total, rows=_nouns(self.row_word)))
             if len(self.rows) > len(shown):
-                head.append(f"; the first {len(shown)}")
+                head.append(tr("; the first {n}", n=len(shown)))
         yield head
         dead = False
-        labels = ["expected", "yours"] + ([self.beside[0]] if self.beside else [])
-        lw = max(len(s) for s in labels + [self.col_word]) + 2
+        expected, yours, col = tr("expected"), tr("yours"), _noun(self.col_word)
+        labels = [expected, yours] + ([self.beside[0]] if self.beside else [])
+        lw = max(cell_len(s) for s in labels + [col]) + 2  # cells: a Chinese label is two per character
         width = max(options.max_width, 30)
         for ix, e, g, bad in shown:
             side = [broadcast_at(self.beside[1], self.full(ix, j)) for j in range(self.n)] if self.beside else None
@@ -233,43 +242,58 @@ class RowsFigure:
             first = bad.index(True)
             start = _window(first, self.n, ncols)
             cols = range(start, start + ncols)
-            title = Text(f"{self.row_word} {self.label(ix)}".rstrip(), style="bold")
+            title = Text(f"{_noun(self.row_word)} {self.label(ix)}".rstrip(), style="bold")
             if len(cols) < self.n:
-                what = "columns" if self.col_word == "j" else _plural(self.col_word)
-                title.append(f"  ({what} {cols.start}–{cols.stop - 1} of {self.n})", style="dim")
+                what = tr("columns") if self.col_word == "j" else _nouns(self.col_word)
+                title.append(tr("  ({what} {first}–{last} of {n})", what=what, first=cols.start, last=cols.stop - 1,
+                                n=self.n), style="dim")
             if side is not None and self.beside[2] and not any(truthy(m) for m in side):
-                title.append(f"  every {self.col_word} masked", style="yellow")
+                title.append(tr("  every {col} masked", col=col), style="yellow")
                 dead = True
             if any(c in ("NaN", "inf", "-inf") for _, c in cells):
-                title.append("  NaN/inf in yours", style="bold red")
+                title.append(tr("  NaN/inf in yours"), style="bold red")
             yield title
-            yield Text(self.col_word.ljust(lw) + "".join(str(j).rjust(cw - 1) + " " for j in cols), style="dim")
+            yield Text(_pad(col, lw) + "".join(str(j).rjust(cw - 1) + " " for j in cols), style="dim")
             if side is not None:
-                line = Text(self.beside[0].ljust(lw), style="cyan")
+                line = Text(_pad(self.beside[0], lw), style="cyan")
                 for j in cols:
                     if self.beside[2]:
                         line.append((TRUE if truthy(side[j]) else FALSE).rjust(cw - 1) + " ", style="" if truthy(side[j]) else "dim")
                     else:
                         line.append(num(side[j]).rjust(cw - 1) + " ")
                 yield line
-            line = Text("expected".ljust(lw))
+            line = Text(_pad(expected, lw))
             for j in cols:
                 line.append(cells[j][0].rjust(cw - 1) + " ")
             yield line
-            line = Text("yours".ljust(lw))
+            line = Text(_pad(yours, lw))
             for j in cols:
                 line.append(cells[j][1].rjust(cw - 1) + (BAD if bad[j] else " "), style="bold red" if bad[j] else "")
             yield line
-        legend = Text(f"{BAD} out of tolerance (rtol {self.rtol:g}, atol {self.atol:g})", style="dim")
+        legend = Text(tr("{bad} out of tolerance (rtol {rtol:g}, atol {atol:g})", bad=BAD, rtol=self.rtol, atol=self.atol),
+                      style="dim")
         if self.beside and self.beside[2]:
-            legend.append(f"; mask {TRUE} may attend, {FALSE} masked")
+            legend.append(tr("; mask {attend} may attend, {masked} masked", attend=TRUE, masked=FALSE))
         if dead:
-            legend.append(f"\na row with every {self.col_word} masked may be all zeros or uniform, never NaN")
+            legend.append("\n" + tr("a row with every {col} masked may be all zeros or uniform, never NaN", col=col))
         yield legend
 
 
-def _plural(word: str) -> str:
-    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+def _pad(text: str, width: int) -> str:
+    """`text` left-justified in `width` terminal cells (str.ljust counts a Chinese character as one)."""
+    return text + " " * max(width - cell_len(text), 0)
+
+
+def _noun(word: str) -> str:
+    """A row or column word of the rows figure, in the language kata speaks ("j" is an index: it stays)."""
+    return {"row": tr("row"), "slice": tr("slice"), "query": tr("query"), "key": tr("key"), "group": tr("group"),
+            "completion": tr("completion")}.get(word, word)
+
+
+def _nouns(word: str) -> str:
+    """Its plural."""
+    return {"row": tr("rows"), "slice": tr("slices"), "query": tr("queries"), "key": tr("keys"), "group": tr("groups"),
+            "completion": tr("completions")}.get(word, word + "s")
 
 
 def _shift(exp: Any, got: Any, diffs: list[tuple[int, int]]) -> int:

@@ -10,6 +10,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
+from checker.i18n import tr
 from checker.render.values import input_info, is_number, num, nums, scalar_inputs, shape_of, truthy
 from checker.results import CaseResult, Problem
 
@@ -22,19 +23,19 @@ def scalar_table(case: CaseResult, problem: Problem) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(style="dim")
-    item = problem.item or "value"
+    item = problem.item or "value"  # an item name, as the rest of the report names it
     shown_expected, shown_got = nums(expected, got, 6)
-    table.add_row(f"{item} expected", shown_expected, "")
-    table.add_row(f"{item} yours", Text(shown_got, style="bold red"), "")
-    table.add_row("difference", _signed(got - expected), _relation(expected, got))
+    table.add_row(tr("{item} expected", item=item), shown_expected, "")
+    table.add_row(tr("{item} yours", item=item), Text(shown_got, style="bold red"), "")
+    table.add_row(tr("difference"), _signed(got - expected), _relation(expected, got))
     for info in scalar_inputs(case):
         symbol = SYMBOLS.get(info.name)
         table.add_row(f"{symbol} ({info.name})" if symbol else info.name, num(info.values, 4), "")
     lengths = mask_lengths(case)
     if lengths is not None:
-        table.add_row("mask lengths", " ".join(str(n) for n in lengths),
-                      "valid tokens per row" + (" (unequal: a mean per row ≠ a mean per token)"
-                                                if len(set(lengths)) > 1 else ""))
+        table.add_row(tr("mask lengths"), " ".join(str(n) for n in lengths),
+                      tr("valid tokens per row") + (tr(" (unequal: a mean per row ≠ a mean per token)")
+                                                    if len(set(lengths)) > 1 else ""))
     return table
 
 
@@ -54,10 +55,10 @@ def _relation(expected: float, got: float) -> str:
     if not (math.isfinite(expected) and math.isfinite(got)):
         return ""
     if expected != 0 and abs(got + expected) <= 1e-6 * max(1.0, abs(expected)):
-        return "yours has the opposite sign"
+        return tr("yours has the opposite sign")
     if expected != 0:
         ratio = f"{got / expected:.4g}"
         if ratio in ("1", "-1") and got != expected:  # as many digits as it takes to show the ratio is not 1
             ratio = next((r for r in (f"{got / expected:.{d}g}" for d in range(5, 18)) if r not in ("1", "-1")), ratio)
-        return f"yours is {ratio} × expected"
+        return tr("yours is {ratio} × expected", ratio=ratio)
     return ""

@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from checker import spec as spec_api
 from checker.codec import TensorValue
 from checker.compare import compare_outcome, compare_values, split_outputs
+from checker.i18n import tr
 from checker.results import Problem
 from checker.spec import Inputs, Outcome
 
@@ -205,8 +206,8 @@ def _construct(entry: Any, init: dict) -> str:
     except (AssertionError, ValueError):
         return RAISES
     except Exception as exc:  # noqa: BLE001 — reported, not raised: the case is about raising
-        return f"raised {type(exc).__name__}: {str(exc)[:200]}"
-    return "returned normally"
+        return tr("raised {type}: {message}", type=type(exc).__name__, message=str(exc)[:200])
+    return tr("returned normally")
 
 
 def expected_module(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> list[Outcome]:
@@ -222,9 +223,10 @@ def compare_module(kata: Any, case: Any, expected: list[Outcome], got: Outcome) 
     if got.value == RAISES:
         return []
     C, H = case.inputs.init["embed_dim"], case.inputs.init["num_heads"]
-    did = got.value if isinstance(got.value, str) else f"returned {got.value!r:.60}"
-    return [Problem("values", "", f"{kata.entry}(embed_dim={C}, num_heads={H}) must raise AssertionError or "
-                                  f"ValueError in __init__ ({C} is not divisible by {H}); yours {did}")]
+    did = got.value if isinstance(got.value, str) else tr("returned {value}", value=f"{got.value!r:.60}")
+    return [Problem("values", "", tr("{entry}(embed_dim={C}, num_heads={H}) must raise AssertionError or ValueError in "
+                                     "__init__ ({C} is not divisible by {H}); yours {did}", entry=kata.entry, C=C, H=H,
+                                     did=did))]
 
 
 def bad_dims(embed_dim: int, num_heads: int):
@@ -275,20 +277,23 @@ def compare_dropout(kata: Any, case: Any, expected: list[Outcome], got: Outcome)
     k = int((dropped & clear).sum())
     slack = 4.5 * math.sqrt(p * (1 - p) / n) + 1 / n
     if abs(k / n - p) > slack:
-        problems.append(Problem("values", "attn_weights",
-                                f"dropout zeroed {k} of {n} weights ({k / n:.1%}); with dropout_p={p} about {p:.0%} "
-                                f"should be zeroed (allowed {max(p - slack, 0):.1%} to {min(p + slack, 1):.1%})"))
+        problems.append(Problem("values", "attn_weights", tr(
+            "dropout zeroed {k} of {n} weights ({share}); with dropout_p={p} about {expected} should be zeroed (allowed "
+            "{low} to {high})", k=k, n=n, share=f"{k / n:.1%}", p=p, expected=f"{p:.0%}", low=f"{max(p - slack, 0):.1%}",
+            high=f"{min(p + slack, 1):.1%}")))
     return problems
 
 
 def _explain(problem: Problem, p: float) -> Problem:
     """Say what the synthetic expectation is: the learner's own dropout pattern, judged by the rule."""
-    n = problem.mismatch.mismatched if problem.mismatch else "some"
+    n = problem.mismatch.mismatched if problem.mismatch else tr("some")
     if problem.item == "attn_weights" and problem.kind == "values":
-        return replace(problem, message=f"attn_weights: {n} weights are neither 0 nor the eval-mode weight scaled by "
-                       f"1/(1-p) = {1 / (1 - p):g} (expected keeps your own pattern of dropped weights)")
+        return replace(problem, message=tr("attn_weights: {n} weights are neither 0 nor the eval-mode weight scaled by "
+                                           "1/(1-p) = {scale} (expected keeps your own pattern of dropped weights)",
+                                           n=n, scale=f"{1 / (1 - p):g}"))
     if problem.item == "output" and problem.kind == "values":
-        return replace(problem, message=f"output is not attn_weights @ v for the weights you return ({n} values differ)")
+        return replace(problem, message=tr("output is not attn_weights @ v for the weights you return ({n} values differ)",
+                                           n=n))
     return problem
 
 

@@ -2,6 +2,10 @@
 
 Built from plain Python (no torch, no engine run) so the text is the same on every machine. The
 numbers are real: each "got" is what the named mistake computes on the case's inputs.
+
+A representative set is also rendered in Chinese at 60, 80 and 200 columns (`*_zh_<width>`): the
+messages go through tr() with the msgids checker/compare.py and the renderers use, and the kata's
+text (title, family, mistake) comes from its content/<kata>/zh.toml, as `kata --lang zh check` shows.
 """
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ import math
 import struct
 from dataclasses import dataclass
 
+from checker import i18n
+from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
 
 F32 = (1e-4, 1e-5)
@@ -19,6 +25,7 @@ class Golden:
     result: CheckResult
     width: int = 80
     verbose: bool = False
+    lang: str = i18n.ENGLISH
 
 
 # ---------------------------------------------------------------- plain-Python helpers
@@ -59,17 +66,18 @@ def mismatch(expected, got, rtol=0.0, atol=0.0) -> Mismatch:
 
 def values_problem(item, expected, got, rtol=0.0, atol=0.0, kind="values") -> Problem:
     m = mismatch(expected, got, rtol, atol)
-    if kind == "precision":
+    if kind == "precision":  # the msgids of checker/compare.py, so that a Chinese golden reads as kata says it
         scale = max(abs(v) for _, v in flat_items(expected))
-        message = (f"{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
-                   f"{m.max_abs / scale:.1e} of the values); part of your computation runs in float32 (a .float(), or a "
-                   "constant such as torch.tensor(gamma) made in the default float32)")
+        message = tr("{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
+                     "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
+                     "as torch.tensor(gamma) made in the default float32)", item=item, share=f"{m.max_abs / scale:.1e}")
     elif kind == "nonfinite":
-        message = f"{item} has {m.mismatched} NaN value(s) where the expected values are finite, first at {m.first[0][0]}"
+        message = tr("{item} has {n} {kind} value(s) where the expected values are finite, first at {index}", item=item,
+                     n=m.mismatched, kind="NaN", index=m.first[0][0])
     elif rtol == 0 and atol == 0:
-        message = f"{item} differs in {m.mismatched} of {m.total} places"
+        message = tr("{item} differs in {n} of {total} places", item=item, n=m.mismatched, total=m.total)
     else:
-        message = f"{item} differs: {m.mismatched} of {m.total} values are out of tolerance"
+        message = tr("{item} differs: {n} of {total} values are out of tolerance", item=item, n=m.mismatched, total=m.total)
     return Problem(kind, item, message, m, expected, got)
 
 
@@ -98,6 +106,34 @@ def r4(x):
     return [r4(v) for v in x] if isinstance(x, list) else (round(x, 6) if isinstance(x, float) else x)
 
 
+# What a kata says (title, a family's description, a mistake's label and fix) is its text: in English
+# the goldens keep their own words; in Chinese they take the kata's zh.toml, as a real check would.
+
+
+def _text(kata: str):
+    from checker import catalog
+
+    return catalog.get(kata).text(i18n.current())
+
+
+def title(kata: str, english: str) -> str:
+    return english if i18n.current() == i18n.ENGLISH else _text(kata).title
+
+
+def about(kata: str, family: str, english: str, chinese: str | None = None) -> str:
+    """The family's description; `chinese` where the golden's hand-made inputs differ from the family's own."""
+    if i18n.current() == i18n.ENGLISH:
+        return english
+    return chinese or _text(kata).families[family]
+
+
+def mistake(kata: str, key: str, label: str, hint: str) -> dict:
+    if i18n.current() == i18n.ENGLISH:
+        return dict(mistake=label, mistake_hint=hint)
+    text = _text(kata).mistakes[key]
+    return dict(mistake=text.label, mistake_hint=text.fix)
+
+
 # ---------------------------------------------------------------- masks
 
 
@@ -107,12 +143,14 @@ def offset_mask(L, S, offset=True):
 
 def mask_offset() -> Golden:
     expected, got = offset_mask(4, 3), offset_mask(4, 3, offset=False)
-    c = case("basic", "4 new queries after 3 cached keys: [4, 7]",
+    c = case("basic", about("offset-causal-mask", "basic", "4 new queries after 3 cached keys: [4, 7]"),
              [values_problem("mask", expected, got)],
-             [info("seq_len", 4), info("start_pos", 3), TensorInfo("device", None, "device", "the run device")],
-             mistake="start_pos ignored in the comparison",
-             mistake_hint="query i sits at absolute position start_pos + i: compare j <= start_pos + i")
-    return Golden(result("offset-causal-mask", "Causal mask with a KV-cache offset", [c, passing("decode_step")]))
+             [info("seq_len", 4), info("start_pos", 3), TensorInfo("device", None, "device", "the run device")
+              if i18n.current() == i18n.ENGLISH else TensorInfo("device", None, "run device", None)],
+             **mistake("offset-causal-mask", "start_pos_ignored", "start_pos ignored in the comparison",
+                       "query i sits at absolute position start_pos + i: compare j <= start_pos + i"))
+    return Golden(result("offset-causal-mask", title("offset-causal-mask", "Causal mask with a KV-cache offset"),
+                         [c, passing("decode_step")]))
 
 
 def causal(L, diagonal=0, upper=False):
@@ -176,12 +214,13 @@ def attention_weights() -> Golden:
         expected.append(softmax_row(masked) if any(mask[i]) else [1 / L] * L)
         got.append(softmax_row([s if m else -math.inf for s, m in zip(scores[i], mask[i])]))
     expected, got = [[r4(expected)]], [[r4(got)]]
-    c = case("fully_masked_rows.0", "some query rows have every key masked: zero or uniform weights, never NaN",
+    c = case("fully_masked_rows.0", about("attention", "fully_masked_rows",
+                                          "some query rows have every key masked: zero or uniform weights, never NaN"),
              [values_problem("attn_weights", expected, got, *F32, kind="nonfinite")],
              [info("q", [[[[0.0] * 2] * L]]), info("mask", [[mask]], "bool"), info("init dropout_p", 0.0)],
-             mistake="-inf fill turns fully-masked rows into NaN",
-             mistake_hint="fill with a large finite negative such as torch.finfo(scores.dtype).min")
-    return Golden(result("attention", "Scaled dot-product attention", [c]))
+             **mistake("attention", "nan_fully_masked", "-inf fill turns fully-masked rows into NaN",
+                       "fill with a large finite negative such as torch.finfo(scores.dtype).min"))
+    return Golden(result("attention", title("attention", "Scaled dot-product attention"), [c]))
 
 
 def attention_wide() -> Golden:
@@ -268,12 +307,14 @@ def gae_problems(rewards, dones, values, gamma=0.99, lam=0.95):
 def gae_done() -> Golden:
     rewards, values = trajectory(8, 1)
     dones = [t == 3 for t in range(8)]
-    c = case("done_in_middle", "a done at step 3 cuts the value and advantage flowing back from step 4",
+    c = case("done_in_middle", about("gae", "done_in_middle",
+                                     "a done at step 3 cuts the value and advantage flowing back from step 4"),
              gae_problems(rewards, dones, values),
              [info("rewards", rewards), info("dones", dones, "bool"), info("values", values), info("gamma", 0.99),
               info("lam", 0.95)],
-             mistake="dones ignored", mistake_hint="multiply both gamma * next_value and the carried advantage by (1 - dones[t])")
-    return Golden(result("gae", "Generalised advantage estimation", [passing("no_dones"), c]))
+             **mistake("gae", "dones_ignored", "dones ignored",
+                       "multiply both gamma * next_value and the carried advantage by (1 - dones[t])"))
+    return Golden(result("gae", title("gae", "Generalised advantage estimation"), [passing("no_dones"), c]))
 
 
 def gae_long() -> Golden:
@@ -341,10 +382,11 @@ def gae_precision() -> Golden:
     got_r = [f32(a + f32(v)) for a, v in zip(got_a, values)]
     problems = [values_problem("advantages", normalise(exp_a), normalise(got_a), 1e-7, 1e-9, kind="precision"),
                 values_problem("returns", exp_r, got_r, 1e-7, 1e-9, kind="precision")]
-    c = case("long_float64.1", "T = 30 in float64 with dones at 11 and 20", problems,
+    c = case("long_float64.1", about("gae", "long_float64", "T = 30 in float64 with dones at 11 and 20",
+                                     "T = 30，float64，第 11 和 20 步 done"), problems,
              [info("rewards", rewards, "float64"), info("dones", dones, "bool"), info("values", values, "float64"),
               info("gamma", 0.99), info("lam", 0.95)])
-    return Golden(result("gae", "Generalised advantage estimation", [passing("no_dones"), c]))
+    return Golden(result("gae", title("gae", "Generalised advantage estimation"), [passing("no_dones"), c]))
 
 
 def attention_precision() -> Golden:
@@ -411,12 +453,14 @@ def grpo_loss() -> Golden:
     expected = sum(per_row) / 4
     got = sum(v for row, mrow in zip(tokens, mask) for v, m in zip(row, mrow) if m) / sum(map(sum, mask))
     problem = values_problem("loss", round(expected, 6), round(got, 6), *F32)
-    c = case("per_token_bool_mask", "[G, T] with a bool mask, completion lengths 5, 1, 6, 3", [problem],
+    c = case("per_token_bool_mask", about("grpo-loss", "per_token_bool_mask",
+                                          "[G, T] with a bool mask, completion lengths 5, 1, 6, 3",
+                                          "[G, T]，bool 掩码，各回答长度为 5、1、6、3"), [problem],
              [info("new_log_probs", [[0.0] * 6] * 4), info("clip_epsilon", 0.2), info("kl_beta", 0.04),
               info("mask", mask, "bool")],
-             mistake="token-level mean over all valid tokens",
-             mistake_hint="average each completion over its own tokens first, then over G")
-    return Golden(result("grpo-loss", "GRPO clipped loss with a KL penalty", [c]))
+             **mistake("grpo-loss", "token_level_mean", "token-level mean over all valid tokens",
+                       "average each completion over its own tokens first, then over G"))
+    return Golden(result("grpo-loss", title("grpo-loss", "GRPO clipped loss with a KL penalty"), [c]))
 
 
 # ---------------------------------------------------------------- no picture: structure, errors, bounds
@@ -443,6 +487,10 @@ def learner_error() -> Golden:
 
 
 def whole_file() -> Golden:
+    if i18n.current() != i18n.ENGLISH:  # the engine's own words for a stub (checker/engine.py)
+        return Golden(result("gae", title("gae", ""), [], status=Status.ERROR, hint=tr("Stuck? `kata hint {id}` gives a nudge.", id="gae"),
+                             message=tr("{entry} is not implemented yet: it still raises NotImplementedError. Write it in "
+                                        "{file}, then check again.", entry="compute_gae", file="gae.py")))
     return Golden(result("gae", "Generalised advantage estimation", [], status=Status.ERROR,
                          message="gae.py: compute_gae is not implemented yet (it raises NotImplementedError).",
                          hint="Write compute_gae, then run 'kata check gae' again."))
@@ -458,8 +506,8 @@ def bounded() -> Golden:
 
 
 def passed() -> Golden:
-    return Golden(result("gae", "Generalised advantage estimation", [passing("no_dones"), passing("random.0"),
-                                                                      passing("random.1")], status=Status.PASS))
+    return Golden(result("gae", title("gae", "Generalised advantage estimation"), [passing("no_dones"), passing("random.0"),
+                                                                                   passing("random.1")], status=Status.PASS))
 
 
 CASES = {
@@ -487,6 +535,22 @@ CASES = {
     "passed": passed,
 }
 
+# In Chinese: a mask grid, attention rows, a GAE timeline, a GRPO scalar table, a precision diagnosis, a
+# whole-file error and a pass, each at three widths.
+CHINESE = ("mask_offset", "attention_weights", "gae_done", "grpo_loss", "gae_precision", "whole_file", "passed")
+ZH_WIDTHS = (60, 80, 200)
+
+
+def _in_chinese(make, width: int):
+    def made() -> Golden:
+        with i18n.speaking("zh"):
+            golden = make()
+        return Golden(golden.result, width, golden.verbose, "zh")
+    return made
+
+
+CASES.update({f"{name}_zh_{width}": _in_chinese(CASES[name], width) for name in CHINESE for width in ZH_WIDTHS})
+
 
 def render(golden: Golden) -> str:
     """The report as plain text at a fixed width: what a terminal without colour shows."""
@@ -497,5 +561,6 @@ def render(golden: Golden) -> str:
     from checker.render import report
 
     console = Console(width=golden.width, record=True, color_system=None, file=io.StringIO(), highlight=False)
-    console.print(report(golden.result, verbose=golden.verbose))
+    with i18n.speaking(golden.lang):
+        console.print(report(golden.result, verbose=golden.verbose))
     return console.export_text()
