@@ -96,7 +96,8 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A known wrong variant: when the learner's output matches it, the report names it.
+    """A known wrong variant. The report names it when it alone explains the learner's results: wrong
+    and matched on every failing case examined, right on the passing ones (checker/mistakes.py).
 
     Its name and fix are the kata's text: `mistakes.<key>` in content/.
     """
