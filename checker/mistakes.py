@@ -154,14 +154,14 @@ def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec
     except Exception:  # noqa: BLE001 — a variant that cannot run this case explains nothing
         return None, False
     modified = any(_changed(before, outcome.args.get(name)) for name, before in case.inputs.args.items())
-    decoded = _roundtrip(outcome)
+    decoded = roundtrip(outcome)
     if not modified and getattr(run.spec, "compare", None) is not None:  # a spec that checks writes itself (kv caches)
         judged = run.spec.compare(run.kata, case, run.expected.get(case.name, []), decoded) or []
         modified = any(p.kind == "inplace" for p in judged)
     return decoded, modified
 
 
-def _roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
+def roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
     """What the parent sees of an outcome: encoded as a child sends it, and decoded."""
     buffers: list[bytes] = []
     value = codec.encode(outcome.value, buffers)

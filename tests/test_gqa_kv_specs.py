@@ -4,8 +4,6 @@ failing and named, and the kv-cache schedule: equal to one causal pass, branchin
 in-place check that names the cache and the call."""
 from __future__ import annotations
 
-import functools
-import importlib
 import math
 from dataclasses import replace
 
@@ -13,47 +11,25 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, codec, static
+from checker import catalog, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
 from checker.results import Status
 from checker.specs import _attention as A
 from checker.worker import load_entry
 from tests.conftest import CORPUS, run_check
+from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
+    cases as _cases,
+    family as _family,
+    fresh as _fresh,
+    one_thread,
+    reference_of as _reference,
+    roundtrip as _roundtrip,
+    spec_of as _spec,
+)
 
 KATAS = ("gqa", "kv-cache")
 CPU = torch.device("cpu")
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Tiny tensors: threads only add contention (the checker's children run on one thread too)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def _spec(kata_id):
-    return importlib.import_module(catalog.get(kata_id).spec_module)
-
-
-@functools.lru_cache(maxsize=None)
-def _reference(kata):
-    return load_entry(kata.reference_path, kata.entry, f"test_reference_{kata.module}")
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
-
-
-def _fresh(inputs):
-    """A copy whose tensors the code under test may not share with the case."""
-    return replace(inputs, args={k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.args.items()})
 
 
 def _expected(kata, spec, case):
@@ -77,14 +53,6 @@ def _judge(kata, spec, case, fn) -> list:
     except Exception as exc:  # noqa: BLE001 — a variant that raises fails the case
         return [f"raised {type(exc).__name__}: {exc}"]
     return _verdict(kata, spec, case, _expected(kata, spec, case), _roundtrip(got))
-
-
-def _cases(kata_id, seed=1):
-    return spec_api.build_cases(_spec(kata_id), seed)
-
-
-def _family(kata_id, name, seed=1):
-    return [c for c in _cases(kata_id, seed) if c.family.name == name]
 
 
 # ---------------------------------------------------------------- the shape of each spec

@@ -5,55 +5,30 @@ from __future__ import annotations
 
 import ast
 import functools
-import importlib
 import math
-from dataclasses import replace
 
 import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, codec, static
+from checker import catalog, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
 from checker.results import Status
 from checker.specs import _norm
-from checker.worker import load_entry
 from tests.conftest import CORPUS, run_check
+from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
+    cases as _cases,
+    family as _family,
+    fresh as _fresh,
+    one_thread,
+    reference_of as _reference,
+    roundtrip as _roundtrip,
+    spec_of as _spec,
+)
 
 KATAS = ("layernorm", "rmsnorm", "batchnorm")
 CPU = torch.device("cpu")
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Tiny tensors: threads only add contention (the checker's children run on one thread too)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def _spec(kata_id):
-    return importlib.import_module(catalog.get(kata_id).spec_module)
-
-
-@functools.lru_cache(maxsize=None)
-def _reference(kata):
-    return load_entry(kata.reference_path, kata.entry, f"test_reference_{kata.module}")
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
-
-
-def _fresh(inputs):
-    """A copy whose tensors the code under test may not share with the case."""
-    return replace(inputs, args={k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.args.items()})
 
 
 def _changed(case, inputs):
@@ -81,16 +56,8 @@ def _judge(kata_id, case, fn) -> list:
     return spec.compare(kata, case, _expected(kata_id, case.seed, case.name), _roundtrip(got))
 
 
-def _cases(kata_id, seed=1):
-    return spec_api.build_cases(_spec(kata_id), seed)
-
-
 def _case(kata_id, name, seed=1):
     return spec_api.build_cases(_spec(kata_id), seed, name)[0]
-
-
-def _family(kata_id, name, seed=1):
-    return [c for c in _cases(kata_id, seed) if c.family.name == name]
 
 
 def _x(case):

@@ -3,36 +3,23 @@ and known mistakes that the checker's own comparison rejects."""
 from __future__ import annotations
 
 import copy
-import importlib
 import math
 
 import numpy as np
 import pytest
 import torch
 
-from checker import catalog, codec
+from checker import catalog
 from checker import spec as spec_api
 from checker.compare import compare_outcome
-from checker.worker import load_entry
+from tests.spec_support import (
+    reference_of as _reference,
+    roundtrip as _roundtrip,
+    spec_of as _spec,
+)
 
 KATAS = ("mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "softmax")
 TORCH_KATAS = tuple(k for k in KATAS if k != "softmax")
-
-
-def _spec(kata_id):
-    return importlib.import_module(catalog.get(kata_id).spec_module)
-
-
-def _reference(kata):
-    return load_entry(kata.reference_path, kata.entry, f"test_reference_{kata.module}")
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
 
 
 def _run(kata, fn, case):

@@ -4,18 +4,15 @@ and are named, RoPE's position-grown tolerance, and flash's memory rule proved b
 from __future__ import annotations
 
 import ast
-import copy
 import functools
-import importlib
 import math
-from dataclasses import replace
 
 import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from checker import catalog, codec, static
+from checker import catalog, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
 from checker.results import Status
@@ -25,22 +22,17 @@ from checker.specs import rope as rope_spec
 from checker.specs import swiglu as swiglu_spec
 from checker.worker import load_entry
 from tests.conftest import CORPUS, run_check
+from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
+    cases as _cases,
+    family as _family,
+    fresh as _fresh,
+    one_thread,
+    roundtrip as _roundtrip,
+    spec_of as _spec,
+)
 
 KATAS = ("rope", "swiglu", "flash-attention")
 CPU = torch.device("cpu")
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Tiny tensors: threads only add contention (the checker's children run on one thread too)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def _spec(kata_id):
-    return importlib.import_module(catalog.get(kata_id).spec_module)
 
 
 @functools.lru_cache(maxsize=None)
@@ -53,26 +45,6 @@ def _reference(kata_id):
 def _corpus(kata_id, name):
     kata = catalog.get(kata_id)
     return load_entry(CORPUS / kata.module / f"{name}.py", kata.entry, f"test_corpus_{kata.module}_{name}")
-
-
-def _cases(kata_id, seed=1):
-    return spec_api.build_cases(_spec(kata_id), seed)
-
-
-def _family(kata_id, name, seed=1):
-    return [c for c in _cases(kata_id, seed) if c.family.name == name]
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
-
-
-def _fresh(inputs):
-    return replace(inputs, args=copy.deepcopy(inputs.args))
 
 
 def _run(kata_id, case, fn):

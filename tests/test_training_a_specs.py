@@ -4,57 +4,32 @@ named, the top-p tie rule accepting each of the four conventions and nothing els
 requires_grad checks biting."""
 from __future__ import annotations
 
-import functools
-import importlib
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
-from checker import catalog, codec, static
+from checker import catalog, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
 from checker.results import Status
 from checker.specs import _training
-from checker.worker import load_entry
 from tests.conftest import CORPUS, run_check
+from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
+    cases as _cases,
+    family as _family,
+    fresh as _fresh,
+    one_thread,
+    reference_of as _reference,
+    roundtrip as _roundtrip,
+    spec_of as _spec,
+)
 
 KATAS = ("cross-entropy", "top-p", "dpo-loss")
 CPU = torch.device("cpu")
 INF = float("-inf")
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    """Tiny tensors: threads only add contention (the checker's children run on one thread too)."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def _spec(kata_id):
-    return importlib.import_module(catalog.get(kata_id).spec_module)
-
-
-@functools.lru_cache(maxsize=None)
-def _reference(kata):
-    return load_entry(kata.reference_path, kata.entry, f"test_reference_{kata.module}")
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
-
-
-def _fresh(inputs):
-    return replace(inputs, args={k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.args.items()})
 
 
 def _expected(kata, spec, case):
@@ -84,16 +59,8 @@ def _judge(kata, spec, case, fn, expected=None) -> list:
     return [] if any(not v for v in verdicts) else verdicts[0]
 
 
-def _cases(kata_id, seed=1):
-    return spec_api.build_cases(_spec(kata_id), seed)
-
-
 def _case(kata_id, name, seed=3):
     return spec_api.build_cases(_spec(kata_id), seed, name)[0]
-
-
-def _family(kata_id, name, seed=1):
-    return [c for c in _cases(kata_id, seed) if c.family.name == name]
 
 
 # ---------------------------------------------------------------- the shape of each spec

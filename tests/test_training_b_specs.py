@@ -12,10 +12,13 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, codec, static
+from checker import catalog, static
 from checker import spec as spec_api
 from checker.compare import compare_outcome
-from checker.worker import load_entry
+from tests.spec_support import (
+    reference_of as _reference,
+    roundtrip as _roundtrip,
+)
 
 KATAS = ("ppo-loss", "lora", "moe-router", "adamw")
 CPU = torch.device("cpu")
@@ -33,18 +36,6 @@ def _one_thread():
 def _kata(kata_id):
     kata = catalog.get(kata_id)
     return kata, importlib.import_module(kata.spec_module)
-
-
-def _reference(kata):
-    return load_entry(kata.reference_path, kata.entry, f"test_training_b_{kata.module}")
-
-
-def _roundtrip(outcome):
-    """What the parent sees: the outcome encoded by a child and decoded again."""
-    buffers: list[bytes] = []
-    value = codec.encode(outcome.value, buffers)
-    extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
 
 
 def _run(kata, spec, fn, case, expected=False):
