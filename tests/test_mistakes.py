@@ -84,7 +84,7 @@ def check_in_process(kata, entry, seed: int, only_named: bool = False, random_dr
                 alternatives = hook(kata, reference_of(kata), copy.deepcopy(case.inputs), device)
             else:
                 alternatives = [call(kata, reference_of(kata), copy.deepcopy(case.inputs), device)]
-            _EXPECTED[key] = [mistakes._roundtrip(a) for a in alternatives]
+            _EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
         alternatives = _EXPECTED[key]
         reset_global_state(case.seed ^ i)
         inputs = copy.copy(case.inputs)
@@ -94,7 +94,7 @@ def check_in_process(kata, entry, seed: int, only_named: bool = False, random_dr
         except Exception:  # noqa: BLE001 — the learner's error: the case is an ERROR, never examined
             results.append(CaseResult(case.name, case.family.name, "", Status.ERROR))
             continue
-        got = mistakes._roundtrip(outcome)
+        got = mistakes.roundtrip(outcome)
         run.expected[case.name], run.got[case.name] = alternatives, got
         problems = run._compare(case, alternatives, got) + _inplace(case, outcome)
         results.append(CaseResult(case.name, case.family.name, "", Status.FAIL if problems else Status.PASS,
@@ -297,7 +297,7 @@ def _named_cases_fail(kata, fn, seed: int) -> str | None:
                 reset_global_state(case.seed ^ position[case.name])
                 alternatives = (hook(kata, reference_of(kata), copy.deepcopy(case.inputs), CPU) if hook else
                                 [call(kata, reference_of(kata), copy.deepcopy(case.inputs), CPU)])
-                _EXPECTED[key] = [mistakes._roundtrip(a) for a in alternatives]
+                _EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
             run.expected[case.name] = _EXPECTED[key]
             outcome, modified = mistakes.attempt(run, fn, case, position[case.name])
             if outcome is None or modified or mistakes._wrong(run, case, outcome):
