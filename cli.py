@@ -413,6 +413,10 @@ def _localise_typer() -> None:
             module._ = i18n.external
         if hasattr(module, "ngettext"):  # "Got unexpected extra argument(s)", "Did you mean …?"
             module.ngettext = ngettext
+    # Help is plain click text (rich_markup_mode=None), but typer escapes "[default: …]" for rich markup
+    # whenever rich is importable, which printed "\[default: .]". Nothing else in typer.core reads this name
+    # once markup is off.
+    typer.core.rich = None
     if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
         _wrap_in_cells()
 

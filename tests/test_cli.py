@@ -38,6 +38,14 @@ def test_help_says_what_every_command_does():
         assert sub.exit_code == 0 and "Example: kata" in sub.output, sub.output
 
 
+@pytest.mark.parametrize("command", ["start", "check", "watch", "interview"])
+def test_help_shows_defaults_as_plain_text(command):
+    """Help is plain click text: typer's rich-markup escape once printed a stray backslash, '\\[default: .]'."""
+    result = kata(command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "[default: " in result.stdout and "\\[" not in result.stdout, result.stdout
+
+
 def test_list_shows_every_kata_with_status(workdir):
     result = runner.invoke(cli.app, ["list"])
     assert result.exit_code == 0, result.output
