@@ -119,13 +119,10 @@ def test_a_rope_built_on_transformers_passes_the_kata(tmp_path):
     path = tmp_path / "rope.py"
     path.write_text(RIGHT_ON_TRANSFORMERS)
     result = run_check(path, "rope", seed=3, timeout=240)
-    failures = [(c.name, c.problems, c.error) for c in result.failures() if c.name != "device"]
+    failures = [(c.name, c.problems, c.error) for c in result.failures()]
     assert not failures and len(result.cases) >= 100, (result.message, failures[:2])
 
 
-@pytest.mark.xfail(strict=False, reason="checker/spec.py's DeviceTracker keeps a tensor marked when .to(x.device) returns "
-                                        "it unchanged on the CPU: LlamaRotaryEmbedding(config).to(x.device) is flagged "
-                                        "(the device simulation is being rewritten)")
 def test_a_rope_built_on_transformers_passes_the_device_family(tmp_path):
     path = tmp_path / "rope.py"
     path.write_text(RIGHT_ON_TRANSFORMERS)

@@ -254,6 +254,32 @@ def test_module_parameters_move_with_the_module_and_their_gradients_are_compared
     assert all(str(t.simulated_device) == "cuda:0" for t in outcome.value)
 
 
+@pytest.mark.parametrize("kata_id", [k.id for k in __import__("checker.catalog", fromlist=["KATAS"]).KATAS])
+def test_every_gradient_a_kata_compares_is_taken_on_the_simulated_gpu_too(kata_id):
+    """The device case compares the same gradients as the CPU cases, and they are real tensors: a
+    gradient taken after the simulation, against the aliases it reports, came out None for the reference
+    and the learner alike (moe-router's did), so a wrong gradient passed there unseen."""
+    import importlib
+
+    from checker import catalog
+    from checker import spec as spec_api
+    from tests.spec_support import fresh, reference_of
+
+    kata = catalog.get(kata_id)
+    spec = importlib.import_module(kata.spec_module)
+    hook = getattr(spec, "call", spec_api.call)
+    device_cases = [c for c in spec_api.build_cases(spec, 3) if c.family.track_device or c.inputs.simulate]
+    if not device_cases:
+        pytest.skip(f"{kata_id} has no device case (its inputs are CPU-only by contract)")
+    for case in device_cases:
+        outcome = hook(kata, reference_of(kata), fresh(case.inputs), torch.device("cpu"), track_device=True)
+        grads = {k: v for k, v in (outcome.extras or {}).items() if k.startswith("grad of")}
+        if case.inputs.grad_of or case.inputs.probe is not None:
+            assert grads, f"{kata_id}: the device case takes no gradient"
+        assert all(g is not None for g in grads.values()), {k: g is None for k, g in grads.items()}
+        assert all(str(g.simulated_device) == "cuda:0" for g in grads.values())
+
+
 def test_the_simulation_loads_no_heavy_part_of_torch():
     """Checking at the level of torch calls, not aten dispatch: a Python __torch_dispatch__ makes torch 2.13
     import torch.distributed.tensor (over 2 s), and a real meta op torch._dynamo (about 1 s), in every child."""

@@ -133,7 +133,9 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     leaf = inputs.args["router_logits"].detach().requires_grad_(True)
     forward = replace(inputs, args={**inputs.args, "router_logits": leaf}, grad_of=(), probe=None)
     outcome = spec_api.call(kata, entry, forward, device, track_device)
-    outcome.extras["grad of router_logits"] = _gradient(outcome.value, outcome.args["router_logits"], inputs.probe)
+    # Differentiate with respect to the leaf made here, not outcome.args: on a simulated device those are
+    # aliases made as the simulation reports its tensors, which the learner's graph never saw.
+    outcome.extras["grad of router_logits"] = _gradient(outcome.value, leaf, inputs.probe)
     return outcome
 
 
