@@ -21,8 +21,8 @@ from checker.errors import INTERNAL, INTERRUPTED, KATA_FAILED, OK, USAGE, KataEr
 from checker.i18n import tr
 from checker.state import Store, home
 
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)  # messages stay one line, copy-pasteable
+console = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)  # messages stay one line, copy-pasteable
 _STORE: Store | None = None
 
 
@@ -168,7 +168,7 @@ def make_app() -> typer.Typer:
         if json_out:
             sys.stdout.write(json.dumps(outcome.result.to_dict(), ensure_ascii=False) + "\n")
         else:
-            out = Console(highlight=False, no_color=no_color or None)
+            out = Console(highlight=False, emoji=False, no_color=no_color or None)
             out.print(checking.report_for(outcome, store, verbose=verbose), crop=False)  # commands stay whole
             if bench and outcome.result.bench is None:
                 _say(tr("bench: runs only once every case passes.") if not outcome.result.passed
@@ -357,7 +357,7 @@ def make_app() -> typer.Typer:
         device = commands.check_device(device)
         from checker.demo import run as run_demo
 
-        out = Console(highlight=False, no_color=no_color or None)
+        out = Console(highlight=False, emoji=False, no_color=no_color or None)
         raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device))
 
     @app.command(help=tr("Show or change a setting. Settings: lang (en or zh). Example: kata config lang zh"))

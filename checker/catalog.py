@@ -144,7 +144,7 @@ class Kata:
 
     @property
     def title(self) -> str:
-        return self.text().title
+        return content.title(self.content_dir, i18n.current())
 
     @property
     def summary(self) -> str:

@@ -12,14 +12,12 @@ Import-light: no torch, no numpy (`kata list`, `start`, `hint` read this).
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from checker import i18n
+from checker import i18n, tomlcache
 
 SOURCE = i18n.ENGLISH
 SOURCES_TABLE = "sources"
@@ -58,14 +56,15 @@ class KataText:
 
 def digest(text: str) -> str:
     """What a translation records of the English it was made from."""
+    import hashlib  # only a translation's currency needs it, not English start-up
+
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
-    with path.open("rb") as handle:
-        return tomllib.load(handle)
+    """The parsed file, {} if there is none (kept parsed between runs: checker/tomlcache.py). Read-only:
+    the same tables are handed to every caller."""
+    return tomlcache.read(path)
 
 
 def leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
@@ -109,6 +108,17 @@ def _merge(english: Any, other: Any, usable: set[str], prefix: str = "") -> Any:
         return [_merge(v, other[i] if i < len(other) else None, usable, f"{prefix}.{i}" if prefix else str(i))
                 for i, v in enumerate(english)]
     return english
+
+
+def title(folder: Path, lang: str) -> str:
+    """The kata's title alone, by the same rule as load() (`kata list` needs 27 titles, not 27 texts)."""
+    english = read_toml(folder / f"{SOURCE}.toml")
+    source = english.get("title", folder.name)
+    if lang == SOURCE:
+        return source
+    other = read_toml(folder / f"{lang}.toml")
+    state = translation_state({"title": source}, {"title": other.get("title", ""), SOURCES_TABLE: other.get(SOURCES_TABLE, {})})
+    return other["title"] if state["title"] == "current" else source
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tomllib
 from pathlib import Path
 from typing import Iterator
 
+from checker import tomlcache
 from checker.errors import KataError
 
 LANGS = ("en", "zh")
@@ -84,12 +84,7 @@ def register(lang: str, messages: dict[str, str]) -> None:
 
 def _catalog(lang: str) -> dict[str, str]:
     if lang not in _messages:
-        path = UI_DIR / f"{lang}.toml"
-        table: dict[str, str] = {}
-        if path.is_file():
-            with path.open("rb") as handle:
-                table = dict(tomllib.load(handle).get("messages", {}))
-        _messages[lang] = table
+        _messages[lang] = dict(tomlcache.read(UI_DIR / f"{lang}.toml").get("messages", {}))
     return _messages[lang]
 
 
@@ -107,12 +102,7 @@ def external(msgid: str) -> str:
     if _current == ENGLISH:
         return msgid
     if _current not in _external:
-        path = UI_DIR / f"{_current}.toml"
-        table: dict[str, str] = {}
-        if path.is_file():
-            with path.open("rb") as handle:
-                table = dict(tomllib.load(handle).get("external", {}))
-        _external[_current] = table
+        _external[_current] = dict(tomlcache.read(UI_DIR / f"{_current}.toml").get("external", {}))
     return _external[_current].get(msgid, msgid)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from checker.i18n import tr
+from checker.places import home  # noqa: F401 — state.home is where callers look for it
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -48,13 +49,6 @@ KINDS = (
 )
 INTERVIEW = "interview"  # settings key of the running interview (JSON: id, kata, started, deadline, path)
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
-
-
-def home() -> Path:
-    if os.environ.get("KATA_HOME"):
-        return Path(os.environ["KATA_HOME"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or (Path.home() / ".local" / "share")
-    return Path(base) / "kata"
 
 
 @dataclass(frozen=True)

@@ -170,3 +170,56 @@ def test_chinese_follows_the_glossary():
     wrong = [f"{where}: '{bad}' (use {t['zh']})" for where, text in _chinese_texts()
              for t in terms for bad in t.get("avoid", []) if bad in text.replace(t["zh"].split("（")[0], "")]
     assert not wrong, "\n".join(wrong[:20])
+
+
+# ---------------------------------------------------------------- a stale translation, and the parsed-file cache
+
+
+def _write(path: Path, text: str, at_ns: int) -> None:
+    import os
+
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(at_ns, at_ns))
+
+
+def test_a_translation_made_from_older_english_is_not_shown(tmp_path):
+    """A changed English text shows in English (in the title alone and in the whole text alike) until
+    its translation is restamped; the parsed-file cache notices the change."""
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    _write(folder / "en.toml", 'title = "Toy"\nhints = ["one"]\n', 1_000_000_000)
+    _write(folder / "zh.toml", f'title = "玩具"\nhints = ["一"]\n[sources]\ntitle = "{content.digest("Toy")}"\n'
+           f'"hints.0" = "{content.digest("one")}"\n', 1_000_000_000)
+    assert content.title(folder, "zh") == content.load(folder, "zh").title == "玩具"
+    _write(folder / "en.toml", 'title = "Toy kata"\nhints = ["one"]\n', 2_000_000_000)
+    content.load.cache_clear()
+    assert content.title(folder, "zh") == content.load(folder, "zh").title == "Toy kata"
+    assert content.load(folder, "zh").hints == ("一",) and content.load(folder, "zh").missing == ("title",)
+
+
+def test_the_parsed_file_cache_is_only_an_optimisation(tmp_path, monkeypatch):
+    """Corrupt or unwritable, the cache is ignored; a file changed since it was kept is parsed again."""
+    from checker import tomlcache
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("KATA_HOME", str(home))
+    monkeypatch.setattr(tomlcache, "_entries", None)
+    monkeypatch.setattr(tomlcache, "_dirty", False)
+    path = tmp_path / "a.toml"
+    _write(path, 'x = "first"\n', 1_000_000_000)
+    assert tomlcache.read(path) == {"x": "first"}
+    tomlcache._save()
+    kept = home / "cache" / "content.marshal"
+    assert kept.is_file()
+    monkeypatch.setattr(tomlcache, "_entries", None)  # a new process: reads the cache
+    assert tomlcache.read(path) == {"x": "first"}
+    _write(path, 'x = "second"\n', 2_000_000_000)
+    assert tomlcache.read(path) == {"x": "second"}
+    kept.write_bytes(b"\x00garbage")
+    monkeypatch.setattr(tomlcache, "_entries", None)
+    assert tomlcache.read(path) == {"x": "second"}
+    assert tomlcache.read(tmp_path / "none.toml") == {}
+    monkeypatch.setenv("KATA_HOME", "/dev/null/kata")  # cannot be written: nothing breaks
+    monkeypatch.setattr(tomlcache, "_entries", None)
+    assert tomlcache.read(path) == {"x": "second"}
+    tomlcache._save()

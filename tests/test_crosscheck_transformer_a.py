@@ -5,7 +5,6 @@ Test-only dependency: `pip install -e '.[dev,crosscheck]'`. Run with `-s` to see
 shared/KATAS.md's agreement table quotes (each test prints its worst error)."""
 from __future__ import annotations
 
-import math
 
 import pytest
 import torch

@@ -12,7 +12,6 @@ and the gradient of (weights · probe).sum() + aux_loss w.r.t. router_logits is 
 """
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import replace
 
