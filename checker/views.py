@@ -193,30 +193,37 @@ def followups(kata: Kata, answers: bool) -> RenderableType:
 # ---------------------------------------------------------------- the reference
 
 
-class CodeView:
-    """Code with line numbers; a line longer than the screen continues on the next row behind a `┆`
-    gutter, so nothing is ever cut and a continuation is never mistaken for a new line."""
+def fold(line: str, room: int) -> list[str]:
+    """`line` in pieces of at most `room` cells (a wide character counts two): nothing is cut."""
+    pieces = [""]
+    for ch in line:
+        if pieces[-1] and cell_len(pieces[-1] + ch) > room:
+            pieces.append("")
+        pieces[-1] += ch
+    return pieces
 
-    def __init__(self, source: str):
-        self.lines = source.rstrip("\n").splitlines()
+
+class Folded:
+    """Lines behind a gutter; a line longer than the screen continues on the next row behind a `┆` in
+    the gutter, so nothing is ever cut and a continuation is never mistaken for a line of its own."""
+
+    def __init__(self, rows: list[tuple[str, str, str]], gutter_style: str | None = "dim"):
+        self.rows = rows  # (gutter, text, style); the gutters of one view have one width
+        self.gutter_style = gutter_style  # None: the gutter takes its line's style (a diff's sign)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-
-        width = len(str(len(self.lines)))
-        room = max(options.max_width - width - 3, 10)
-        for n, line in enumerate(self.lines, 1):
-            pieces = [""]
-            for ch in line:
-                if cell_len(pieces[-1] + ch) > room:
-                    pieces.append("")
-                pieces[-1] += ch
-            for k, piece in enumerate(pieces):
-                gutter = f"{n:>{width}} │ " if k == 0 else " " * width + " ┆ "
-                yield Text(gutter, style="dim") + Text(piece)
+        for gutter, text, style in self.rows:
+            width = cell_len(gutter)
+            more = " " * (width - 2) + "┆ " if width >= 2 else "┆"
+            for k, piece in enumerate(fold(text, max(options.max_width - width, 10))):
+                yield Text(gutter if k == 0 else more, style=self.gutter_style or style) + Text(piece, style=style)
 
 
-def code_lines(source: str) -> CodeView:
-    return CodeView(source)
+def code_lines(source: str) -> Folded:
+    """Code with line numbers."""
+    lines = source.rstrip("\n").splitlines()
+    width = len(str(len(lines)))
+    return Folded([(f"{n:>{width}} │ ", line, "") for n, line in enumerate(lines, 1)])
 
 
 def without_docs(source: str) -> list[str]:
@@ -249,16 +256,16 @@ def without_docs(source: str) -> list[str]:
     return out
 
 
-def unified_diff(mine: str, reference: str, left: str, right: str) -> Text:
-    """A unified diff of the code (docstrings and comments left out), `-` yours, `+` the reference."""
+def unified_diff(mine: str, reference: str, left: str, right: str) -> RenderableType:
+    """A unified diff of the code (docstrings and comments left out), `-` yours, `+` the reference; a long
+    line folds behind a `┆` in the sign's column."""
     lines = list(difflib.unified_diff(without_docs(mine), without_docs(reference), fromfile=left, tofile=right,
                                       lineterm="", n=2))
-    out = Text(no_wrap=False, overflow="fold")
     if not lines:
-        out.append(tr("No difference in the code (docstrings and comments aside)."))
-        return out
+        return Text(tr("No difference in the code (docstrings and comments aside)."))
+    rows = []
     for line in lines:
         style = "bold" if line.startswith(("---", "+++")) else "cyan" if line.startswith("@@") else (
             "red" if line.startswith("-") else "green" if line.startswith("+") else "")
-        out.append(line + "\n", style=style)
-    return out
+        rows.append((line[:1], line[1:], style))
+    return Folded(rows, gutter_style=None)

@@ -307,6 +307,26 @@ def test_reveal_never_cuts_the_code_at_the_screen_edge(kata_home):
     assert rows == source
 
 
+def test_reveal_diff_folds_long_lines_behind_a_mark_in_the_sign_column(kata_home, tmp_path):
+    """A wrapped diff line once continued at column 0, where it read as a context line of its own."""
+    mine = tmp_path / "mine.py"
+    mine.write_text("# kata: gae\nimport torch\n\n\ndef compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
+                    "    raise NotImplementedError('a line long enough to need folding at forty columns, surely')\n")
+    result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "reveal", "gae", "--diff", "--file", str(mine), "--yes"],
+                            capture_output=True, text=True, env={**__import__("os").environ, "COLUMNS": "40"}, timeout=60)
+    assert result.returncode == 0, result.stderr
+    rows: list[str] = []
+    for line in result.stdout.splitlines():
+        assert len(line) <= 40, line
+        if line.startswith("┆"):
+            rows[-1] += line[1:]
+        else:
+            assert line[:1] in "-+@ ", line
+            rows.append(line)
+    assert "-    raise NotImplementedError('a line long enough to need folding at forty columns, surely')" in rows
+    assert any(line.startswith("┆") for line in result.stdout.splitlines())
+
+
 # ---------------------------------------------------------------- import weight
 
 
