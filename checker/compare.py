@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
 from checker.codec import Opaque, TensorValue
@@ -116,6 +117,8 @@ def compare_values(item: str, expected: TensorValue, got: Any, rtol: float, atol
 
 
 def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> list[Problem]:
+    if _plainly_close(exp, got, rtol, atol):
+        return []
     subject = item or tr("the output")
     small = exp.numel() <= SMALL
     pictures = dict(expected=exp.tolist() if small else None, got=got.tolist() if small else None)
@@ -147,6 +150,21 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
     return [Problem("values", item, tr("{item} differs: {n} of {total} values are out of tolerance", item=subject,
                                        n=int((~close).sum()), total=exp.numel()),
                     _mismatch(e, g, ~close, rtol, atol), **pictures)]
+
+
+_NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
+
+
+def _plainly_close(exp: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> bool:
+    """The common case, a right answer, decided in NumPy: every value finite on both sides and within
+    torch.isclose's bound (|got - exp| <= atol + rtol·|exp|, in float64). Anything else (a NaN, an inf,
+    one value out) goes to the full comparison, which says what is wrong. The parent judges ~100 cases
+    of up to a dozen items each: NumPy's small ops cost a microsecond, torch's ten."""
+    if exp.dtype not in _NUMPY_FLOATS or exp.device.type != "cpu" or got.device.type != "cpu":
+        return False
+    e, g = exp.detach().numpy().astype(np.float64), got.detach().numpy().astype(np.float64)
+    with np.errstate(all="ignore"):
+        return bool(np.isfinite(e).all() and np.isfinite(g).all() and (np.abs(g - e) <= atol + rtol * np.abs(e)).all())
 
 
 def float32_level(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor) -> bool:
