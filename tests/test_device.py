@@ -55,6 +55,30 @@ def test_values_that_differ_only_by_summation_order_pass_at_float32_tolerance():
     assert problems == []
 
 
+def test_the_quick_numpy_verdict_agrees_with_the_full_comparison():
+    """compare.py decides most right items in NumPy first; it may only ever say "close" where torch's
+    isclose (equal_nan, after the finite check) would, for every float dtype, NaN, inf and near-misses."""
+    from checker.compare import _compare_data, _plainly_close
+
+    g = torch.Generator().manual_seed(5)
+    seen = {True: 0, False: 0}
+    for trial in range(3000):
+        dtype = (torch.float16, torch.float32, torch.float64)[trial % 3]
+        e = (torch.randn(7, generator=g) * 10 ** torch.randint(-8, 6, (1,), generator=g).item()).to(dtype)
+        rtol, atol = (1e-3, 1e-5) if dtype == torch.float16 else (1e-4, 1e-6)
+        noise = torch.randn(7, generator=g, dtype=torch.float64) * (atol + rtol * e.double().abs()) * [0.5, 1.0, 1.02, 3][trial % 4]
+        got = (e.double() + noise).to(dtype)
+        if trial % 7 == 0:
+            got[trial % 5] = [float("nan"), float("inf"), -float("inf")][trial % 3]
+        if trial % 11 == 0:
+            e[trial % 6] = float("nan")
+        quick = _plainly_close(e, got, rtol, atol)
+        seen[quick] += 1
+        if quick:
+            assert _compare_data("x", e, got, rtol, atol) == [], (e, got)
+    assert seen[True] > 300 and seen[False] > 300, seen  # both verdicts tried often
+
+
 def test_tf32_is_off_while_checking():
     torch.backends.cuda.matmul.allow_tf32 = True
     engine._fast_math_off()
