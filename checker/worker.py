@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dis
 import faulthandler
+import importlib.machinery
 import importlib.util
 import os
 import resource
@@ -44,7 +45,9 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
     directory = str(path.resolve().parent)
     if directory not in sys.path:
         sys.path.insert(0, directory)  # the learner's own helper modules import as in a script
-    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    # An explicit source loader: a file whose name does not end in .py (a backup, gae.py.bak-1) is Python too.
+    loader = importlib.machinery.SourceFileLoader(module_name, str(path))
+    module_spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_name] = module
     seal.enter_learner(path)  # in a sealed (learner's) child, its frames are the learner's from here on

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from checker import catalog
 from checker.results import Status
 from tests.conftest import ROOT, run_check
 
@@ -63,6 +64,15 @@ def test_unreadable_sources_are_errors(tmp_path, content, text):
     result = run_check(target, "gae")
     assert result.status is Status.ERROR
     assert text in result.message
+
+
+def test_a_backup_file_is_checked_like_any_python_file(tmp_path):
+    """`kata reset` and `start --force` keep the learner's file as gae.py.bak-1; checking it once failed
+    with "'NoneType' object has no attribute 'loader'" (no .py, no loader)."""
+    backup = tmp_path / "gae.py.bak-1"
+    backup.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
+    result = run_check(backup)
+    assert result.status is Status.PASS, result.message
 
 
 def test_printing_megabytes_is_captured_and_cut(tmp_path):
