@@ -15,6 +15,7 @@ import marshal
 import os
 import sys
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from checker.places import home
@@ -62,7 +63,7 @@ def read(path: Path) -> dict[str, Any]:
         stat = path.stat()
     except OSError:
         return {}
-    if not path.is_file():
+    if not S_ISREG(stat.st_mode):
         return {}
     entries = _load()
     key = str(path.resolve())

@@ -91,9 +91,11 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
                      "title": kata.title, "topic": practice.topic_name(kata.topic),
                      "level": practice.difficulty_word(kata.difficulty), "best": practice.duration(p.best_seconds),
                      "last": practice.ago(p.last_at)})
-    names = _fit(columns, heads, rows, width)
-    out = _aligned([Text(heads[name], style="bold") for name in names],
-                   [[cell if isinstance(cell, Text) else Text(cell) for cell in (row[name] for name in names)] for row in rows])
+    head = {name: Text(heads[name], style="bold") for name in columns}
+    cells = [{name: cell if isinstance(cell, Text) else Text(cell) for name, cell in row.items()} for row in rows]
+    widths = {name: max([head[name].cell_len, *(row[name].cell_len for row in cells)]) for name in columns}
+    names = _fit(columns, widths, width)
+    out = _aligned([head[n] for n in names], [[row[n] for n in names] for row in cells], [widths[n] for n in names])
     o = practice.overview(events)
     foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
                 style="bold")
@@ -101,10 +103,9 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     return Group(out, foot)
 
 
-def _aligned(head: list[Text], rows: list[list[Text]]) -> Group:
-    """Columns padded to their widest cell (in cells), two cells apart, a rule under the head: what rich's
-    Table draws for this list (SIMPLE_HEAD, no edge), at a fraction of its layout cost on every `kata list`."""
-    widths = [max([h.cell_len, *(row[i].cell_len for row in rows)]) for i, h in enumerate(head)]
+def _aligned(head: list[Text], rows: list[list[Text]], widths: list[int]) -> Group:
+    """Columns padded to `widths` (in cells), two cells apart, a rule under the head: what rich's Table
+    draws for this list (SIMPLE_HEAD, no edge), at a fraction of its layout cost on every `kata list`."""
 
     def line(cells: list[Text]) -> Text:
         out = Text()
@@ -116,15 +117,12 @@ def _aligned(head: list[Text], rows: list[list[Text]]) -> Group:
     return Group(line(head), Text("─" * (sum(widths) + 2 * (len(widths) - 1))), *(line(row) for row in rows))
 
 
-def _fit(columns: list[str], heads: dict[str, str], rows: list[dict], width: int) -> list[str]:
-    """The columns whose table fits in `width` cells, dropping the least needed first (id and status stay).
-
-    Measured as the table lays out (no_wrap columns, two cells between columns, no edge padding), in
-    cells, without building and measuring a rich Table per try (a third of `kata list`'s time)."""
-    need = {name: max([cell_len(heads[name]), *(cell_len(str(row[name])) for row in rows)]) for name in columns}
+def _fit(columns: list[str], widths: dict[str, int], width: int) -> list[str]:
+    """The columns that fit in `width` cells (two cells between columns), dropping the least needed first
+    (id and status stay)."""
     keep = list(columns)
     for drop in ("title", "last", "best", "topic", "level"):
-        if sum(need[name] for name in keep) + 2 * (len(keep) - 1) <= width:
+        if sum(widths[name] for name in keep) + 2 * (len(keep) - 1) <= width:
             break
         keep.remove(drop)
     return keep

@@ -82,14 +82,8 @@ FAMILIES = (
 )
 
 
-def call(kata, entry, inputs, device, track_device=False):
-    return _norm.call(kata, entry, inputs, device, track_device)
-
-
-def expected(kata, entry, inputs, device):
-    return _norm.expected(kata, entry, inputs, device)
-
-
+call = _norm.call
+expected = _norm.expected
 compare = _norm.compare
 tolerance_for = _norm.tolerance_for
 
