@@ -134,9 +134,10 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
     if nonfinite.any():
         kind = "NaN" if torch.isnan(g[nonfinite]).any() else "inf"
         index = _index(nonfinite.nonzero()[0])
-        return [Problem("nonfinite", item, tr("{item} has {n} {kind} value(s) where the expected values are finite, first "
-                                              "at {index}", item=subject, n=int(nonfinite.sum()), kind=kind, index=index),
-                        _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
+        message = tr("{item} is {kind} where the expected value is finite", item=subject, kind=kind) if index == () else \
+            tr("{item} has {n} {kind} value(s) where the expected values are finite, first at {index}", item=subject,
+               n=int(nonfinite.sum()), kind=kind, index=index)
+        return [Problem("nonfinite", item, message, _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
     close = torch.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     if close.all():
         return []
@@ -187,7 +188,7 @@ def float32_level(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor) -> bool:
 
 def _mismatch(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor, rtol: float, atol: float) -> Mismatch:
     e, g = e.double(), g.double()
-    diff = (g - e).abs().nan_to_num(nan=float("inf"))
+    diff = (g - e).abs().nan_to_num(nan=float("inf"), posinf=float("inf"))  # not the largest float
     rel = diff / e.abs().clamp_min(1e-30)
     abs_at = int(diff.flatten().argmax()) if diff.numel() else 0
     rel_at = int(rel.flatten().argmax()) if rel.numel() else 0

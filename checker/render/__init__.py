@@ -235,8 +235,13 @@ def error_text(case: CaseResult) -> Text:
 
 
 def _without_last_line(traceback: str, said: str) -> str:
-    """A traceback ends with the exception's own line, which the message above already shows."""
+    """A traceback ends with the exception's own line(s), which the message above already shows, perhaps
+    with a hint added to its end ("… overflow — a constant too large for …"): drop them once."""
     lines = traceback.rstrip("\n").splitlines()
+    own = [line.strip() for line in said.strip().splitlines()]
+    tail = [line.strip() for line in lines[-len(own):]] if own and len(lines) >= len(own) else []
+    if tail and tail[-1] and tail[:-1] == own[:-1] and own[-1].startswith(tail[-1]):
+        return "\n".join(lines[:-len(own)])
     while lines and (lines[-1].strip() == said.strip() or said.strip().endswith(lines[-1].strip()) and lines[-1].strip()):
         lines.pop()
     return "\n".join(lines)
@@ -249,11 +254,15 @@ def problem_text(problem: Problem, listed: bool = True) -> Text:
     text.append(problem.message)
     m = problem.mismatch
     if m is not None and problem.kind in ("values", "nonfinite", "precision") and (m.rtol or m.atol):
-        text.append("\n  " + tr("largest difference {diff} at {index} (rtol {rtol:g}, atol {atol:g})",
-                                diff=f"{m.max_abs:.6g}", index=m.max_abs_index, rtol=m.rtol, atol=m.atol), style="dim")
+        if tuple(m.max_abs_index) == ():  # a 0-dim value: no index to point at
+            text.append("\n  " + tr("difference {diff} (a scalar; rtol {rtol:g}, atol {atol:g})", diff=_num(m.max_abs),
+                                    rtol=m.rtol, atol=m.atol), style="dim")
+        else:
+            text.append("\n  " + tr("largest difference {diff} at {index} (rtol {rtol:g}, atol {atol:g})",
+                                    diff=_num(m.max_abs), index=m.max_abs_index, rtol=m.rtol, atol=m.atol), style="dim")
     if m is not None and listed:
         for index, expected, got in m.first:
-            text.append("\n    " + tr("at {index}: expected {expected}, got {got}", index=index, expected=_num(expected),
+            text.append("\n    " + tr("at {index}: expected {expected}, got {got}", index=where(index), expected=_num(expected),
                                       got=_num(got)))
     return text
 
@@ -335,4 +344,9 @@ def _round(values: Any) -> Any:
 
 
 def _num(value: Any) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else repr(value)
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)  # inf and nan print as such
+
+
+def where(index: tuple[int, ...]) -> str:
+    """An element's index as the report writes it; a 0-dim value has no index to show."""
+    return tr("(scalar)") if tuple(index) == () else str(tuple(index))

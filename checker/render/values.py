@@ -104,6 +104,8 @@ def num(value: Any, decimals: int = 3) -> str:
         return "T" if value else "F"
     if not is_number(value):
         return str(value)
+    if isinstance(value, int):  # an integer argument or an integer tensor's value: -100, not -100.0000
+        return str(value)
     v = float(value)
     if math.isnan(v):
         return "NaN"

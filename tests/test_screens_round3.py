@@ -1,0 +1,104 @@
+"""Issue 18, screens that fit: watch at 80×24, its status line, `kata list`'s title, grouped failures,
+short family lists, follow-up paragraphs, reveal's title and folding, crash messages once, scalar values.
+
+Reports are rendered from hand-built results (tests/golden/cases.py style) at fixed widths, without
+colour, and measured in terminal cells.
+"""
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+
+from checker import i18n
+from checker.render import report
+from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
+
+WIDTHS = (60, 80, 200)
+
+
+def text_of(renderable, width: int = 80, lang: str = "en") -> str:
+    """`renderable` (or what a callable returns, built in `lang`) as plain text at `width` columns."""
+    console = Console(width=width, file=io.StringIO(), color_system=None, highlight=False)
+    with i18n.speaking(lang):
+        if callable(renderable):
+            renderable = renderable()
+        with console.capture() as cap:
+            console.print(renderable)
+    return cap.get()
+
+
+def fits(text: str, width: int) -> None:
+    for line in text.splitlines():
+        assert cell_len(line) <= width, f"wider than {width}: {line!r}"
+
+
+def result(cases, kata="attention", title="Scaled dot-product attention", status=Status.FAIL, **kw) -> CheckResult:
+    return CheckResult(kata, title, "attention.py", "cpu", 7, status, cases=tuple(cases), **kw)
+
+
+# ---------------------------------------------------------------- a crash's message, once
+
+
+def test_a_crash_message_with_a_hint_added_is_printed_once():
+    said = ("value cannot be converted to type c10::Half without overflow — a constant too large for a half-precision "
+            "tensor, such as a fill of -1e9 (float16's largest value is 65504): use torch.finfo(x.dtype).min")
+    trace = ('  File "attention.py", line 20, in forward\n    scores = scores.masked_fill_(~mask, -1e9)\n'
+             "RuntimeError: value cannot be converted to type c10::Half without overflow\n")
+    case = CaseResult("float16", "float16", "float16 inputs", Status.ERROR, error=LearnerError("RuntimeError", said, trace),
+                      reproduce="kata check attention --seed 7 --case float16")
+    for width in WIDTHS:
+        shown = text_of(report(result([case], status=Status.ERROR)), width)
+        assert shown.count("without overflow") == 1, shown
+        assert "masked_fill_" in shown and "finfo" in shown  # the traceback and the hint stay
+        fits(shown, width)
+
+
+def test_a_multi_line_crash_message_is_printed_once():
+    trace = '  File "attention.py", line 3, in forward\n    raise ValueError(message)\nValueError: first\nsecond\n'
+    case = CaseResult("basic", "basic", "basic", Status.ERROR, error=LearnerError("ValueError", "first\nsecond", trace))
+    shown = text_of(report(result([case], status=Status.ERROR)))
+    assert shown.count("first") == 1 and shown.count("second") == 1 and "line 3, in forward" in shown
+
+
+# ---------------------------------------------------------------- scalars, inf, integers
+
+
+def test_an_inf_scalar_says_inf_and_scalar_not_the_largest_float_and_an_empty_index():
+    torch = pytest.importorskip("torch")
+    from checker.compare import _compare_data
+
+    for lang in ("en", "zh"):
+        with i18n.speaking(lang):
+            [problem] = _compare_data("loss", torch.tensor(0.5, dtype=torch.float64),
+                                      torch.tensor(float("inf"), dtype=torch.float64), 1e-4, 1e-5)
+        assert problem.mismatch.max_abs == float("inf")
+        case = CaseResult("basic", "basic", "basic", Status.FAIL, problems=(problem,))
+        shown = text_of(lambda: report(result([case], kata="dpo-loss", title="DPO loss")), 80, lang)
+        assert "1.79769e+308" not in shown and "()" not in shown, shown
+        assert "inf" in shown
+        assert ("(a scalar;" if lang == "en" else "（标量；") in shown
+
+
+def test_a_tensors_first_nonfinite_value_still_has_its_index():
+    torch = pytest.importorskip("torch")
+    from checker.compare import _compare_data
+
+    [problem] = _compare_data("out", torch.zeros(3, dtype=torch.float64),
+                              torch.tensor([0.0, float("nan"), 0.0], dtype=torch.float64), 1e-4, 1e-5)
+    assert "first at (1,)" in problem.message
+
+
+def test_integer_arguments_print_as_integers():
+    from checker.render.scalars import scalar_table
+    from checker.render.values import num
+
+    assert num(-100, 4) == "-100" and num(3) == "3" and num(0.5, 4) == "0.5000" and num(True) == "T"
+    problem = Problem("values", "loss", "loss differs", Mismatch(1, 1, 0.1, (), 0.1, (), 1e-4, 1e-5, ((), 1.0, 1.1)),
+                      expected=1.0, got=1.1)
+    case = CaseResult("basic", "basic", "basic", Status.FAIL, problems=(problem,),
+                      inputs=(TensorInfo("ignore_index", None, "int", -100), TensorInfo("label_smoothing", None, "float", 0.1)))
+    shown = text_of(scalar_table(case, problem))
+    assert "-100" in shown and "-100.0" not in shown and "0.1000" in shown
