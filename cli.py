@@ -245,7 +245,7 @@ def make_app() -> typer.Typer:
                                              left=tr("yours: {file}", file=_rel(Path(attempt))),
                                              right=tr("reference: {file}", file=kata.filename)))
         else:
-            console.print(views.code_lines(source))
+            console.print(views.reference(kata, source))
         _finish()
 
     @app.command(help=tr("The questions an interviewer asks once your code passes (answers with --answers). "

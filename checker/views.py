@@ -192,13 +192,24 @@ def followups(kata: Kata, answers: bool) -> RenderableType:
 
 
 def fold(line: str, room: int) -> list[str]:
-    """`line` in pieces of at most `room` cells (a wide character counts two): nothing is cut."""
-    pieces = [""]
-    for ch in line:
-        if pieces[-1] and cell_len(pieces[-1] + ch) > room:
-            pieces.append("")
-        pieces[-1] += ch
-    return pieces
+    """`line` in pieces of at most `room` cells (a wide character counts two): nothing is cut. A piece ends
+    after the last space that fits (past the line's indentation), so identifiers stay whole; a line with
+    no such space breaks at the width."""
+    pieces: list[str] = []
+    while cell_len(line) > room:
+        fit, used = 0, 0
+        for ch in line:
+            used += cell_len(ch)
+            if used > room:
+                break
+            fit += 1
+        fit = max(fit, 1)
+        indent = len(line) - len(line.lstrip(" "))
+        space = line.rfind(" ", indent, fit)
+        cut = space + 1 if space > indent else fit
+        pieces.append(line[:cut])
+        line = line[cut:]
+    return pieces + [line] if line or not pieces else pieces
 
 
 class Folded:
@@ -213,8 +224,16 @@ class Folded:
         for gutter, text, style in self.rows:
             width = cell_len(gutter)
             more = " " * (width - 2) + "┆ " if width >= 2 else "┆"
-            for k, piece in enumerate(fold(text, max(options.max_width - width, 10))):
-                yield Text(gutter if k == 0 else more, style=self.gutter_style or style) + Text(piece, style=style)
+            pieces = fold(text, max(options.max_width - width, 10))
+            for k, piece in enumerate(pieces):
+                shown = piece[:-1] if k < len(pieces) - 1 and piece.endswith(" ") else piece  # the space it folds at
+                yield Text(gutter if k == 0 else more, style=self.gutter_style or style) + Text(shown, style=style)
+
+
+def reference(kata: Kata, source: str) -> RenderableType:
+    """`kata reveal`: a title line (which kata, and that this is the reference), then the numbered code."""
+    title = Text(tr("{id} — {title}: the reference", id=kata.id, title=kata.title), style="bold")
+    return Group(title, code_lines(source))
 
 
 def code_lines(source: str) -> Folded:

@@ -102,3 +102,40 @@ def test_integer_arguments_print_as_integers():
                       inputs=(TensorInfo("ignore_index", None, "int", -100), TensorInfo("label_smoothing", None, "float", 0.1)))
     shown = text_of(scalar_table(case, problem))
     assert "-100" in shown and "-100.0" not in shown and "0.1000" in shown
+
+
+# ---------------------------------------------------------------- reveal: a title, folds at spaces
+
+
+def test_fold_breaks_at_a_space_and_keeps_every_character():
+    from checker.views import fold
+
+    line = "        assert advantages.shape == (G,), f'advantages should be [{G}], got {tuple(advantages.shape)}'"
+    for room in (20, 37, 50, 80):
+        pieces = fold(line, room)
+        assert "".join(pieces) == line and all(cell_len(p) <= room for p in pieces)
+        if room > 25:  # every word fits: never inside `tuple(` or `advantages`
+            assert all(p.endswith(" ") for p in pieces[:-1]), pieces
+    assert fold("x" * 25, 10) == ["x" * 10, "x" * 10, "x" * 5]  # no space: at the width
+    assert fold("    " + "y" * 20, 12) == ["    " + "y" * 8, "y" * 12]  # the indentation is not a place to fold
+    assert fold("中文" * 5, 9) == ["中文中文", "中文中文", "中文"]
+    assert fold("", 10) == [""]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_reveal_has_a_title_line_and_folds_between_words(lang):
+    from checker import catalog
+    from checker.views import reference
+
+    kata = catalog.get("grpo-loss")
+    source = kata.reference_path.read_text()
+    for width in WIDTHS:
+        shown = text_of(lambda: reference(kata, source), width, lang)
+        title = "grpo-loss — " + (kata.title if lang == "en" else "")
+        assert shown.startswith(title) and ("the reference" if lang == "en" else "参考答案") in " ".join(shown.split(" 1 │")[0].split())
+        fits(shown, width)
+        lines = shown.splitlines()
+        for above, below in zip(lines, lines[1:]):
+            if "┆ " in below[:6]:  # a continuation starts a new word: the row above ended at a space
+                assert below.split("┆ ", 1)[1][:1] != " " and not above.rstrip().endswith(("tup", "pi_ne")), (above, below)
+        assert "tuple(advantages.shape)" in shown.replace("\n", "")
