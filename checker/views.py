@@ -181,11 +181,37 @@ def followups(kata: Kata, answers: bool) -> RenderableType:
     for n, item in enumerate(text.followups, 1):
         parts.append(Text(f"{n}. ", style="bold") + Text(item.question))
         if answers:
-            parts.append(Text(item.answer.strip(), style="italic") + Text("\n"))
+            parts.append(Text(paragraphs(item.answer), style="italic") + Text("\n"))
     if not answers:
         parts.append(say(tr("Think them through, then `kata followup {id} --answers` shows model answers.", id=kata.id),
                          "dim"))
     return Group(*parts)
+
+
+def paragraphs(source: str) -> str:
+    """Content text hard-wrapped in its TOML file, joined back into paragraphs for the terminal to wrap at
+    its own width. A blank line separates paragraphs; an indented line and the lines of a ``` fence are
+    code and stay as they are. Lines join with a space, or with none where either side is a wide (CJK)
+    character: Chinese has no spaces between words."""
+    out: list[str] = []  # finished lines; a paragraph grows in out[-1] while `joining`
+    joining = fenced = False
+    for line in source.strip("\n").splitlines():
+        if line.strip().startswith("```"):
+            fenced, joining = not fenced, False
+            out.append(line.rstrip())
+        elif fenced or line[:1] in (" ", "\t"):
+            out.append(line.rstrip())
+            joining = False
+        elif not line.strip():
+            out.append("")
+            joining = False
+        elif joining:
+            before, after = out[-1].rstrip(), line.strip()
+            out[-1] = before + ("" if cell_len(before[-1]) == 2 or cell_len(after[0]) == 2 else " ") + after
+        else:
+            out.append(line.strip())
+            joining = True
+    return "\n".join(out).strip("\n")
 
 
 # ---------------------------------------------------------------- the reference

@@ -139,3 +139,39 @@ def test_reveal_has_a_title_line_and_folds_between_words(lang):
             if "┆ " in below[:6]:  # a continuation starts a new word: the row above ended at a space
                 assert below.split("┆ ", 1)[1][:1] != " " and not above.rstrip().endswith(("tup", "pi_ne")), (above, below)
         assert "tuple(advantages.shape)" in shown.replace("\n", "")
+
+
+# ---------------------------------------------------------------- follow-up answers: paragraphs
+
+
+def test_paragraphs_join_hard_wrapped_lines_and_keep_code_and_blank_lines():
+    from checker.views import paragraphs
+
+    source = ("\nGAE is an average: A = Σ_l\n(γλ)^l δ_{t+l} (eq. 16).\n\nA second paragraph\nends here:\n"
+              "    A[t] = delta[t] + gamma * lam * A[t + 1]\n    return A\nthen prose again\n```\nx = 1\ny = 2\n```\n")
+    assert paragraphs(source).splitlines() == [
+        "GAE is an average: A = Σ_l (γλ)^l δ_{t+l} (eq. 16).", "", "A second paragraph ends here:",
+        "    A[t] = delta[t] + gamma * lam * A[t + 1]", "    return A", "then prose again", "```", "x = 1", "y = 2", "```"]
+    assert paragraphs("偏差小，\n但方差大。λ = 1 时\n无偏（V 只起基线作用），\nbut no\nspace lost") == \
+        "偏差小，但方差大。λ = 1 时无偏（V 只起基线作用），but no space lost"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_followup_answers_wrap_once_at_the_screens_width(lang):
+    from checker import catalog
+    from checker.views import followups
+
+    kata = catalog.get("gae")
+    for width in WIDTHS:
+        shown = text_of(lambda: followups(kata, answers=True), width, lang)
+        fits(shown, width)
+        with i18n.speaking(lang):
+            first = kata.text().followups[0].answer.strip().splitlines()
+        # the source's hard breaks are gone: its first line runs on into its second on one screen line
+        joined = first[0] + (" " if lang == "en" else "") + first[1][:8]
+        if width == 200:
+            assert joined in shown, shown
+        lines = shown.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("GAE "))
+        answer = lines[start:lines.index("", start)]  # the first answer, as wrapped
+        assert all(cell_len(line) > width - 20 for line in answer[:-1]), (width, answer)  # no ragged short lines
