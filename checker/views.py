@@ -95,6 +95,12 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     cells = [{name: cell if isinstance(cell, Text) else Text(cell) for name, cell in row.items()} for row in rows]
     widths = {name: max([head[name].cell_len, *(row[name].cell_len for row in cells)]) for name in columns}
     names = _fit(columns, widths, width)
+    if "title" in names:
+        widths["title"] = width - sum(widths[n] for n in names if n != "title") - 2 * (len(names) - 1) \
+            if sum(widths[n] for n in names) + 2 * (len(names) - 1) > width else widths["title"]
+        for row in cells:  # a title too long for its room ends in "…"
+            if row["title"].cell_len > widths["title"]:
+                row["title"].truncate(widths["title"], overflow="ellipsis")
     out = _aligned([head[n] for n in names], [[row[n] for n in names] for row in cells], [widths[n] for n in names])
     o = practice.overview(events)
     foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
@@ -117,14 +123,26 @@ def _aligned(head: list[Text], rows: list[list[Text]], widths: list[int]) -> Gro
     return Group(line(head), Text("─" * (sum(widths) + 2 * (len(widths) - 1))), *(line(row) for row in rows))
 
 
+TITLE_ROOM = 30  # a title cut shorter than this loses its meaning: topic and level go first
+TITLE_LEAST = 8  # below this, no title at all
+
+
 def _fit(columns: list[str], widths: dict[str, int], width: int) -> list[str]:
-    """The columns that fit in `width` cells (two cells between columns), dropping the least needed first
-    (id and status stay)."""
+    """The columns that fit in `width` cells (two cells between columns). The id and the status stay; the
+    title is what a newcomer reads, so it stays too, cut with "…" if it must be: the last-practised and
+    best-time columns go first, then the topic and the level while the title has less than TITLE_ROOM
+    cells (or less than its whole width), and the title itself only on a screen too narrow for any of it."""
+
+    def room(keep: list[str]) -> int:
+        return width - sum(widths[n] for n in keep if n != "title") - 2 * (len(keep) - 1)
+
     keep = list(columns)
-    for drop in ("title", "last", "best", "topic", "level"):
-        if sum(widths[name] for name in keep) + 2 * (len(keep) - 1) <= width:
-            break
+    for drop in ("last", "best", "topic", "level"):
+        if room(keep) >= min(widths["title"], TITLE_ROOM if drop in ("topic", "level") else widths["title"]):
+            return keep
         keep.remove(drop)
+    if room(keep) < TITLE_LEAST:
+        keep.remove("title")
     return keep
 
 

@@ -175,3 +175,44 @@ def test_followup_answers_wrap_once_at_the_screens_width(lang):
         start = next(i for i, line in enumerate(lines) if line.startswith("GAE "))
         answer = lines[start:lines.index("", start)]  # the first answer, as wrapped
         assert all(cell_len(line) > width - 20 for line in answer[:-1]), (width, answer)  # no ragged short lines
+
+
+# ---------------------------------------------------------------- kata list keeps the title
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_list_keeps_a_title_at_every_width_and_drops_best_and_last_first(lang):
+    from checker import catalog
+    from checker.views import kata_list
+
+    with i18n.speaking(lang):
+        heads = {name: i18n.tr(name) for name in ("title", "topic", "level", "best", "last practised")}
+    for width in (60, 80, 100, 120, 125, 200):
+        shown = text_of(lambda: kata_list([], width, None), width, lang)
+        fits(shown, width)
+        head = shown.splitlines()[0]
+        assert heads["title"] in head, (width, head)
+        order = ["last practised", "best", "topic", "level"]  # the order they go in
+        shown_heads = [heads[n] in head for n in order]
+        assert shown_heads == sorted(shown_heads), (width, head)  # one goes only after those before it
+        if width >= 125:
+            assert all(shown_heads)
+        elif width <= 120:
+            assert heads["last practised"] not in head  # a title cut to make room for it would be the wrong trade
+        if width == 60:
+            assert not any(shown_heads)  # id, status and the title
+        for k in catalog.KATAS:
+            row = next(line for line in shown.splitlines() if line[2:].startswith(k.id + " "))
+            with i18n.speaking(lang):
+                title = k.title
+            assert title in row or ("…" in row and title[:4] in row), (width, row)
+
+
+def test_list_stays_light():
+    """The list's layout imports no torch (`kata list` is a light command)."""
+    import subprocess
+    import sys
+
+    probe = "import sys; from checker import views; views.kata_list([], 80, None); print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "False"
