@@ -216,3 +216,64 @@ def test_list_stays_light():
     probe = "import sys; from checker import views; views.kata_list([], 80, None); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == "False"
+
+
+# ---------------------------------------------------------------- grouped failures, short family lists
+
+MISTAKE = "the causal mask ignores the cache: query i sees keys j <= i instead of j <= P + i"
+
+
+def kv_like() -> CheckResult:
+    """One mistake that hits different calls' outputs in different cases (as a kv-cache file that ignores
+    the cache does): ~95 failing cases in a dozen groups of items, the mistake named on some of them."""
+    cases = []
+    families = [f"family_{k}" for k in range(18)]
+    for k, family in enumerate(families):
+        calls = 1 + k % 6
+        items = tuple(Problem("values", f"out of call {c}", f"out of call {c} differs") for c in range(1, calls + 1))
+        cases.append(CaseResult(f"{family}", family, "about", Status.FAIL, problems=items,
+                                mistake=MISTAKE if k % 4 == 0 else None, reproduce=f"kata check kv-cache --case {family}"))
+    for r in range(77):
+        calls = 1 + r % 7
+        items = tuple(Problem("values", f"out of call {c}", f"out of call {c} differs") for c in range(1, calls + 1))
+        cases.append(CaseResult(f"random.{r}", "random", "about", Status.FAIL, problems=items))
+    cases += [CaseResult("prefill_only", "prefill_only", "about", Status.PASS)]
+    return result(cases, kata="kv-cache", title="KV cache")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_one_mistake_over_many_outputs_is_a_few_lines_not_twenty_five(lang):
+    for width in WIDTHS:
+        shown = text_of(lambda: report(kv_like()), width, lang)
+        fits(shown, width)
+        lines = shown.splitlines()
+        end = next(i for i, line in enumerate(lines) if line.startswith("╰"))
+        for i in range(end + 1, len(lines)):  # the second panel, if any, ends lower
+            if lines[i].startswith("╰"):
+                end = i
+        families = next(i for i, line in enumerate(lines) if line.startswith(("Failing families", "未通过的用例类别")))
+        between = lines[end + 1:families]
+        assert 1 <= len(between) <= 5, (width, between)
+        assert not any("failing on" in line or "out of call" in line for line in between), between
+        assert any(("The same mistake in" if lang == "en" else "是同一个错误") in line for line in between), between
+        assert any(("more cases in" if lang == "en" else "个类别") in line for line in between), between
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_failing_families_take_at_most_two_lines(lang):
+    from checker.render import FamilyLine
+
+    rope = [("start_pos_zero", 1, 1)] + [(f"family_number_{k}", 1, 0) for k in range(27)] + [("random", 75, 0)]
+    for width in WIDTHS:
+        shown = text_of(lambda: FamilyLine(rope), width, lang)
+        assert len(shown.splitlines()) <= 2 and "start_pos_zero" in shown and "29" in shown, (width, shown)
+        fits(shown, width)
+    some = [(f"family_number_{k}", 2, 0 if k < 20 else 2) for k in range(40)]  # 20 fail, 20 pass
+    for width in WIDTHS:
+        shown = text_of(lambda: FamilyLine(some), width, lang)
+        assert len(shown.splitlines()) <= 2, (width, shown)
+        if width < 200:
+            assert ("… and" if lang == "en" else "……另有") in shown and "family_number_0 2/2" in shown
+    few = [("no_dones", 1, 0), ("device", 1, 0), ("basic", 1, 1)]
+    assert text_of(lambda: FamilyLine(few), 80).strip() == \
+        "Failing families: no_dones 1/1 · device 1/1  (1 other family passed)"  # on one line: every one, counted

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -135,37 +135,128 @@ def mistake_text(case: CaseResult) -> Text:
     return line
 
 
-def _names(cases: list[CaseResult]) -> str:
-    names = ", ".join(c.name for c in cases[:MAX_NAMES])
-    return names + (", …" if len(cases) > MAX_NAMES else ".")
+class NameLine:
+    """`head` and then as many of `names` (at most MAX_NAMES) as fit on one line of the screen, "…" for the
+    rest, then `tail`: one line per reason, whatever the width (the first name is always shown)."""
+
+    def __init__(self, head: str, names: list[str], tail: str = "", style: str = "dim"):
+        self.head, self.names, self.tail, self.style = head, names, tail, style
+
+    def text(self, keep: int, tail: bool = True) -> Text:
+        shown = ", ".join(self.names[:keep]) + (", …" if keep < len(self.names) else ".")
+        return Text(self.head + shown + (" " + self.tail if self.tail and tail else ""), style=self.style)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        keep = min(len(self.names), MAX_NAMES)
+        while keep > 1 and self.text(keep).cell_len > options.max_width:
+            keep -= 1
+        # "(-v shows them)" is the first thing a narrow screen can do without
+        yield self.text(keep, tail=self.text(keep).cell_len <= options.max_width)
+
+
+MAX_OTHER_LINES = 5  # "the same in …" lines under the panels, in all
+MAX_FAMILY_NAMES = 4  # passing families named in "all 28 but …"
 
 
 def _other_reasons(groups: list[tuple[tuple, list[CaseResult]]]) -> list[RenderableType]:
+    """The failing cases not shown in full, in at most MAX_OTHER_LINES lines: those failing like a panel
+    shown above ("The same in 12 more cases"), then the rest by the mistake named on them ("The same mistake
+    in 92 more cases"), then whatever is left by family ("12 more cases in 3 families: …"). Which outputs
+    differ (out of call 2, grad of x, …) splits one mistake into many groups: it is not a reason to list."""
     lines: list[RenderableType] = []
-    for index, (key, cases) in enumerate(groups):
-        rest = cases[1:] if index < MAX_PANELS else cases
-        if not rest:
-            continue
-        if index < MAX_PANELS:
-            lines.append(Text(plural(len(rest), "The same in {n} more case: ", "The same in {n} more cases: ")
-                              + _names(rest), style="dim"))
+    for key, cases in groups[:MAX_PANELS]:
+        if len(cases) > 1:
+            lines.append(NameLine(plural(len(cases) - 1, "The same in {n} more case: ", "The same in {n} more cases: "),
+                                  [case.name for case in cases[1:]]))
+    rest = [case for _, cases in groups[MAX_PANELS:] for case in cases]
+    if not rest:
+        return lines
+    headline = next((case.mistake for case in groups[0][1] if case.mistake), None)
+    by_mistake: dict[str, list[CaseResult]] = {}
+    for case in rest:
+        if case.mistake:
+            by_mistake.setdefault(case.mistake, []).append(case)
+    unnamed = [case for case in rest if not case.mistake]
+    mistakes = sorted(by_mistake.items(), key=lambda item: item[0] != headline)  # the headline's first
+    room = MAX_OTHER_LINES - len(lines) - (1 if unnamed else 0)
+    for mistake, cases in mistakes[room:]:  # no line left for it: it goes with the unnamed ones
+        unnamed += cases
+    for mistake, cases in mistakes[:room]:
+        if mistake == headline:
+            said = plural(len(cases), "The same mistake in {n} more case: ", "The same mistake in {n} more cases: ")
         else:
-            what = key[1] if key[0] == "error" else ", ".join(item or kind for kind, item in key[1]) or "?"
-            lines.append(Text(plural(len(cases), "Also {n} case failing on {what}: ", "Also {n} cases failing on {what}: ",
-                                     what=what) + _names(cases) + " " + tr("(-v shows them)"), style="dim"))
+            said = plural(len(cases), "{n} more case looks like {mistake}: ", "{n} more cases look like {mistake}: ",
+                          mistake=mistake)
+        lines.append(NameLine(said, [case.name for case in cases]))
+    if unnamed:
+        lines.append(_by_family(unnamed))
     return lines
 
 
-def failing_families(result: CheckResult) -> Text | None:
-    bad = [(family, n, ok) for family, n, ok in result.families() if ok < n]
-    if not bad:
-        return None
-    text = Text(tr("Failing families: "), style="bold")
-    text.append(" · ".join(f"{family} {n - ok}/{n}" for family, n, ok in bad))
-    passed = [family for family, n, ok in result.families() if ok == n]
-    if passed:
-        text.append(plural(len(passed), "  ({n} other family passed)", "  ({n} other families passed)"), style="dim")
-    return text
+def _by_family(cases: list[CaseResult]) -> NameLine:
+    """"12 more cases in 3 families: random (9), b (2), a." — or the cases' names when one family holds them."""
+    families: dict[str, int] = {}
+    for case in cases:
+        families[case.family] = families.get(case.family, 0) + 1
+    if len(families) == 1:
+        return NameLine(plural(len(cases), "{n} more case in {family}: ", "{n} more cases in {family}: ",
+                               family=cases[0].family), [case.name for case in cases], tr("(-v shows them)"))
+    return NameLine(tr("{n} more cases in {k} families: ", n=len(cases), k=len(families)),
+                    [f"{family} ({n})" if n > 1 else family for family, n in
+                     sorted(families.items(), key=lambda item: -item[1])], tr("(-v shows them)"))  # the largest first
+
+
+class FamilyLine:
+    """"Failing families:" in at most two lines at the screen's width: every failing family with its count
+    when that fits; "all 28 but start_pos_zero" when fewer passed than failed and that is shorter; else the
+    failing ones cut with "… and N more"."""
+
+    def __init__(self, families: list[tuple[str, int, int]]):
+        self.bad = [(family, n, ok) for family, n, ok in families if ok < n]
+        self.good = [family for family, n, ok in families if ok == n]
+
+    def _line(self, body: str, passed_note: bool = True) -> Text:
+        text = Text(tr("Failing families: "), style="bold")
+        text.append(body)
+        if passed_note and self.good:
+            text.append(plural(len(self.good), "  ({n} other family passed)", "  ({n} other families passed)"), style="dim")
+        return text
+
+    def exact(self) -> list[Text]:
+        """What says it all: every failing family, and "all N but …" where fewer passed than failed."""
+        out = [self._line(" · ".join(f"{family} {n - ok}/{n}" for family, n, ok in self.bad))]
+        if self.good and len(self.good) < len(self.bad) and len(self.good) <= MAX_FAMILY_NAMES:
+            out.append(self._line(tr("all {n} but {names}", n=len(self.bad) + len(self.good), names=", ".join(self.good)),
+                                  passed_note=False))
+        elif not self.good and len(self.bad) > 1:
+            out.append(self._line(tr("all {n}", n=len(self.bad))))
+        return out
+
+    def cut(self, keep: int) -> Text:
+        items = [f"{family} {n - ok}/{n}" for family, n, ok in self.bad[:keep]]
+        return self._line(" · ".join(items) + " " + tr("… and {n} more", n=len(self.bad) - keep))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        def fits(text: Text) -> bool:
+            return len(text.wrap(console, options.max_width)) <= 2
+
+        exact = self.exact()
+        if exact[0].cell_len <= options.max_width:  # the whole list on one line: nothing shorter says more
+            yield exact[0]
+            return
+        exact = [text for text in exact if fits(text)]
+        if exact:
+            yield min(exact, key=lambda text: text.cell_len)
+            return
+        keep = len(self.bad) - 1
+        while keep > 1 and not fits(self.cut(keep)):
+            keep -= 1
+        yield self.cut(keep)
+
+
+def failing_families(result: CheckResult) -> FamilyLine | None:
+    families = result.families()
+    return FamilyLine(families) if any(ok < n for _, n, ok in families) else None
 
 
 # ---------------------------------------------------------------- one case
