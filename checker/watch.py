@@ -239,32 +239,80 @@ def warm_up(kata: Kata, spec: Any, cases: int = 200) -> None:
 # ---------------------------------------------------------------- fitting the screen
 
 
+FIRST_LINES = 5  # of the first failure when the screen is short: its border, what the case is, the first ✗ (2)
+
+
+def screen_size(console: Console) -> tuple[int, int]:
+    """The terminal's real (width, height): rich's console believes LINES and COLUMNS when they are set, and a
+    stale LINES exported by a shell would let the report scroll its verdict off a shorter screen."""
+    try:
+        size = os.get_terminal_size(console.file.fileno())
+    except (AttributeError, ValueError, OSError):
+        return console.width, console.height
+    return (size.columns or console.width), (size.lines or console.height)
+
+
 def fit(console: Console, top: list[RenderableType], middle: list[RenderableType], bottom: list[RenderableType],
-        height: int) -> RenderableType:
-    """top, middle and bottom in `height` lines: the middle is cropped when it must be, never the ends —
-    the verdict and the mistake it looks like sit on top, the reproduce line and the hints at the bottom."""
+        height: int, *, brief: list[RenderableType] | None = None, whole: str | None = None, context: int = 0,
+        spare: int = 0, width: int | None = None) -> RenderableType:
+    """top, middle and bottom in `height` lines of `width` cells. The verdict, the mistake it looks like (the
+    end of `top`) and the first failing item always show; when the whole does not fit, the middle gives way to
+    `brief` (the first failure, shorter; cropped if it must be) and one line saying how to see the rest (with
+    `whole`, the command that prints it). On a very short screen the first `context` parts of `top` (the
+    header) and then the first `spare` parts of `bottom` (the reproduce line: `whole` says as much) go too."""
     from rich.segment import Segment
 
-    options = console.options
-    lines = {name: console.render_lines(Group(*part), options, pad=False) if part else []
-             for name, part in (("top", top), ("middle", middle), ("bottom", bottom))}
-    room = height - len(lines["top"]) - len(lines["bottom"])
-    shown = lines["middle"]
-    if len(shown) > room:
-        keep = max(room - 1, 0)
-        hidden = len(shown) - keep
-        note = Text(tr("… {n} more lines: a taller terminal, or `kata check` in another, shows them", n=hidden),
-                    style="dim")
-        shown = shown[:keep] + (console.render_lines(note, options, pad=False)[:1] if room > 0 else [])
-    every = lines["top"] + shown + lines["bottom"]
+    options = console.options if width is None else console.options.update_width(width)
+
+    def render(parts: list[RenderableType], height: int | None = None) -> list[list[Segment]]:
+        if not parts:
+            return []
+        shown = parts[0] if len(parts) == 1 else Group(*parts)  # a lone panel, given a height, keeps its border
+        return console.render_lines(shown, options if height is None else options.update(height=height), pad=False)
+
+    lines = {"top": render(top), "middle": render(middle), "bottom": render(bottom)}
+    every = lines["top"] + lines["middle"] + lines["bottom"]
+    if len(every) > height:
+        small = render(brief) if brief else lines["middle"]
+        least = min(len(small), FIRST_LINES)
+
+        def note(hidden: int) -> list[list[Segment]]:
+            if whole:
+                said = tr("… {n} more lines: `{command}` shows the whole report", n=hidden, command=whole)
+            else:
+                said = tr("… {n} more lines: a taller terminal, or `kata check` in another, shows them", n=hidden)
+            return render([_styled(said, "dim")])
+
+        notes = note(len(lines["middle"]))
+        if height - len(lines["top"]) - len(lines["bottom"]) - len(notes) < least and context:
+            lines["top"] = render(top[context:])
+        if height - len(lines["top"]) - len(lines["bottom"]) - len(notes) < least and spare:
+            lines["bottom"] = render(bottom[spare:])
+        room = max(height - len(lines["top"]) - len(lines["bottom"]) - len(notes), 0)
+        shown = small if len(small) <= room else (render(brief, room) if brief and room >= 3 else small[:room])
+        every = lines["top"] + shown + note(max(len(lines["middle"]) - len(shown), 1)) + lines["bottom"]
 
     class _Lines:
         def __rich_console__(self, _console: Console, _options: Any):
-            for line in every[:max(height, len(lines["top"]))]:
+            for line in every[:max(height, 1)]:
                 yield from line
                 yield Segment.line()
 
     return _Lines()
+
+
+def _folding(part: RenderableType) -> RenderableType:
+    """A command printed on one unwrapped line (for copy-paste) would be cropped by the screen: fold it instead."""
+    if isinstance(part, Text) and part.no_wrap:
+        part = part.copy()
+        part.no_wrap, part.overflow = False, "fold"
+    return part
+
+
+def _styled(message: str, style: str) -> Text:
+    from checker.views import say
+
+    return say(message, style)
 
 
 def status_line(parts: list[str], width: int) -> str:
@@ -275,6 +323,43 @@ def status_line(parts: list[str], width: int) -> str:
         parts = parts[:-1]
     line = " · ".join(parts)
     return set_cell_size(line, width).rstrip() if cell_len(line) > width else line
+
+
+def elide(name: str, width: int) -> str:
+    """A file name in at most `width` cells, its middle replaced by "…" (its start and its .py stay)."""
+    from rich.cells import cell_len
+
+    if cell_len(name) <= width:
+        return name
+    _, dot, ext = name.rpartition(".")
+    tail = dot + ext if dot and cell_len(dot + ext) + 2 <= width else ""
+    head = name[:len(name) - len(tail)]
+    while head and cell_len(head + "…" + tail) > width:
+        head = head[:-1]
+    return head + "…" + tail
+
+
+def watch_status(file: str, seed: int | None, width: int, left: str | None = None) -> str:
+    """The watch's bottom line in `width` cells. The key legend is what a newcomer cannot guess, so the other
+    parts shorten first: the seed goes, "save to re-check" shortens, the file name is elided, then "save"
+    and the file go; only on a screen narrower than the legend is the line cut."""
+    from rich.cells import cell_len
+
+    keys = tr("h hint · r re-run · q quit")
+    clock = [left] if left is not None else []
+    tries = [[tr("watching {file} (seed {seed})", file=file, seed=seed), tr("save to re-check")],
+             [tr("watching {file}", file=file), tr("save to re-check")],
+             [tr("watching {file}", file=file), tr("save → check")],
+             [file, tr("save → check")],
+             [file]]
+    for middle in tries:
+        line = " · ".join(clock + middle + [keys])
+        if cell_len(line) <= width:
+            return line
+    room = width - cell_len(" · ".join(clock + ["", keys]))
+    if room >= 8:
+        return " · ".join(clock + [elide(file, room), keys])
+    return status_line(clock + [keys], width)
 
 
 # ---------------------------------------------------------------- the loop
@@ -340,6 +425,7 @@ class Watcher:
         if new_seed:
             self.seed = random.SystemRandom().randrange(1, 100_000)
         self.files.seen = signature(self.path)
+        self.hints = []  # a hint answers the verdict it was asked under: the next verdict clears it
         try:
             checked = checking.check(self.kata, self.path, self.store, device=self.device, seed=self.seed,
                                      timeout=self.seconds, memory_gb=self.memory_gb, session=self.session, record=False)
@@ -375,23 +461,30 @@ class Watcher:
             self.console.clear()
         else:
             self.console.print(Rule(style="dim"))
+        from checker.render import brief, whole_command
+
         top: list[RenderableType] = [Text(f"kata watch · {self.path.name} · {time.strftime('%H:%M:%S')}", style="dim")]
         middle: list[RenderableType] = []
         bottom: list[RenderableType] = []
+        short: dict[str, Any] = {"context": 1}  # what fit() may leave out on a short screen
         if body is not None:
             middle.append(body)
         elif self.result is not None:
             parts = report(self.result, after=self._after())
             top += parts.top
             middle += parts.body
-            bottom += parts.bottom
+            bottom += [_folding(part) for part in parts.bottom]
+            if not self.result.passed:
+                short = {"brief": brief(self.result), "whole": whole_command(self.result), "context": 2,
+                         "spare": len(parts.bottom)}  # the header; the reproduce line (`whole` says as much)
         bottom += self.hints[-2:]
         if self.files.problem:
             bottom.append(Text(self.files.problem, style="dim"))
         for warning in dict.fromkeys(self.store.warnings):
             bottom.append(Text(tr("warning: {warning}", warning=warning), style="yellow"))
         if self.console.is_terminal:
-            self.console.print(fit(self.console, top, middle, bottom, self.console.height - 1))
+            width, height = screen_size(self.console)
+            self.console.print(fit(self.console, top, middle, bottom, height - 1, width=width, **short))
         else:
             self.console.print(Group(*top, *middle, *bottom))
         self._status_shown = ""
@@ -407,12 +500,11 @@ class Watcher:
     def status(self, force: bool = False) -> None:
         """The bottom line: the countdown in an interview, what is watched, the keys — cut to the terminal's
         width, so that redrawing it every second never leaves a wrapped line behind."""
-        parts = [tr("watching {file} (seed {seed})", file=self.path.name, seed=self.seed), tr("save to re-check"),
-                 tr("h hint · r re-run · q quit")]
+        left = None
         if self.interview is not None:
-            left = max(0.0, self.interview.deadline - self.clock())
-            parts.insert(0, tr("{time} left", time=f"{int(left // 60):02d}:{int(left % 60):02d}"))
-        line = status_line(parts, self.console.width - 1)
+            seconds = max(0.0, self.interview.deadline - self.clock())
+            left = tr("{time} left", time=f"{int(seconds // 60):02d}:{int(seconds % 60):02d}")
+        line = watch_status(self.path.name, self.seed, screen_size(self.console)[0] - 1, left)
         if line == self._status_shown and not force:
             return
         if self.console.is_terminal:

@@ -277,3 +277,91 @@ def test_failing_families_take_at_most_two_lines(lang):
     few = [("no_dones", 1, 0), ("device", 1, 0), ("basic", 1, 1)]
     assert text_of(lambda: FamilyLine(few), 80).strip() == \
         "Failing families: no_dones 1/1 · device 1/1  (1 other family passed)"  # on one line: every one, counted
+
+
+# ---------------------------------------------------------------- watch at 80×24 and shorter
+
+
+def watch_screen(name: str, width: int, height: int, lang: str = "en") -> list[str]:
+    """What `kata watch` draws for a golden report on a `width`×`height` terminal (the status line aside)."""
+    from checker.render import brief, whole_command
+    from checker.watch import fit
+    from tests.golden.cases import CASES
+
+    console = Console(width=width, height=height, file=io.StringIO(), color_system=None, highlight=False)
+    with i18n.speaking(lang):
+        result = CASES[name]().result
+        parts = report(result)
+        top = [f"kata watch · {result.file} · 12:00:00", *parts.top]
+        with console.capture() as cap:
+            console.print(fit(console, top, parts.body, parts.bottom, height - 1, brief=brief(result),
+                              whole=whole_command(result), context=2, spare=len(parts.bottom), width=width))
+    return cap.get().splitlines()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", ["gae_done", "mask_offset", "attention_weights"])
+def test_watch_keeps_the_verdict_the_mistake_and_the_first_failure_on_a_short_screen(name, lang):
+    from tests.golden.cases import CASES
+
+    with i18n.speaking(lang):
+        result = CASES[name]().result
+        verdict = report(result).top[1].plain.strip()
+        failures = result.failures()
+        first = failures[0].problems[0].message
+        mistake = next(c.mistake for c in failures if c.mistake)
+        whole = result.failures()[0].reproduce.replace(f" --case {failures[0].name}", "")
+    for width in WIDTHS:
+        for height in (12, 16, 24, 40):
+            shown = watch_screen(name, width, height, lang)
+            flat = " ".join(" ".join(line.strip("│ ").split()) for line in shown)
+            assert len(shown) <= height - 1, (width, height, shown)
+            fits("\n".join(shown), width)
+            assert any(line.strip() == verdict for line in shown), (width, height, shown)
+            assert mistake.split(":")[0] in flat, (width, height, shown)
+            assert " ".join(first.split())[:30] in flat, (width, height, shown)  # the first failing item
+            if height < 40:
+                assert whole in flat and ("shows the whole report" in flat or "完整报告" in flat), (width, height, shown)
+
+
+def test_watch_reads_the_terminals_real_height_not_a_stale_lines(monkeypatch):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    from checker.watch import screen_size
+
+    master, slave = pty.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        monkeypatch.setenv("LINES", "50")
+        monkeypatch.setenv("COLUMNS", "120")
+        with open(slave, "w", closefd=False) as tty:
+            console = Console(file=tty, force_terminal=True)
+            assert console.height == 50  # rich believes LINES
+            assert screen_size(console) == (80, 24)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_status_line_keeps_the_keys_down_to_40_columns(lang):
+    from checker.watch import watch_status
+
+    with i18n.speaking(lang):
+        keys = i18n.tr("h hint · r re-run · q quit")
+        left = i18n.tr("{time} left", time="04:59")
+        for name in ("gae.py", "causal_mask.py", "offset_causal_mask.py", "sliding_window_mask_attempt_2.py"):
+            for width in (40, 60, 80, 120, 200):
+                for clock in (None, left):
+                    line = watch_status(name, 93485, width - 1, clock)
+                    assert cell_len(line) <= width - 1 and line.endswith(keys), (width, line)
+                    if clock:
+                        assert line.startswith(clock)
+                    if width >= 80 and clock is None:
+                        assert name in line  # the whole name, where there is room for it
+            assert watch_status("gae.py", 93485, 199).startswith(i18n.tr("watching {file} (seed {seed})", file="gae.py",
+                                                                          seed=93485))

@@ -218,6 +218,23 @@ def test_watch_rechecks_on_save_and_answers_h_r_q(tmp_path, keys):
     assert "PASS" in out.getvalue() and "FAIL" in out.getvalue()
 
 
+def test_a_hint_is_cleared_by_the_next_verdict(tmp_path, keys):
+    path = tmp_path / "gae.py"
+    wrong(path)
+    watcher, out = make_watcher(path, keys)
+    try:
+        watcher.recheck()
+        keys.press("h")
+        until(watcher, lambda: len(watcher.hints) == 1)
+        assert "Hint 1/" in out.getvalue().split("───")[-1]  # under the FAIL
+        right(path)
+        until(watcher, lambda: watcher.checks == 2)
+        assert watcher.result.passed and watcher.hints == []
+        assert "PASS" in out.getvalue().split("───")[-1] and "Hint 1/" not in out.getvalue().split("───")[-1]
+    finally:
+        watcher.files.close()
+
+
 @pytest.mark.parametrize("code, says", [
     ("    while True:\n        pass", "Timed out"),
     ("    import os\n    os._exit(3)", "ended the process"),

@@ -97,6 +97,21 @@ def report(result: CheckResult, verbose: bool = False, after: RenderableType | N
     return Report(top, body, bottom)
 
 
+def brief(result: CheckResult) -> list[RenderableType]:
+    """The first failure for a screen too short for the whole report: its panel without the inputs, so the
+    first ✗ comes right under the case's title (the reproduce command recreates the inputs)."""
+    failures = result.failures()
+    if result.passed or not failures:
+        return []
+    return [case_panel(failures[0], result, with_mistake=False, with_inputs=False)]
+
+
+def whole_command(result: CheckResult) -> str | None:
+    """The command that prints this whole report: the first failure's reproduce line without its --case."""
+    first = next((case for case in result.failures() if case.reproduce), None)
+    return re.sub(r" --case \S+", "", first.reproduce) if first is not None else None
+
+
 def command_line(command: str) -> Text:
     """A command on a line of its own, never wrapped: print it with soft_wrap (copy-paste runs it whole)."""
     return Text("  " + command, style="bold", no_wrap=True, overflow="ignore")
@@ -127,6 +142,7 @@ def _headline(groups: list[tuple[tuple, list[CaseResult]]]) -> Text | None:
 
 
 def mistake_text(case: CaseResult) -> Text:
+    """"This looks like: <the mistake>" and its fix: the one place a report names a mistake (headline and panels)."""
     line = Text(tr("This looks like: "), style="bold magenta")
     line.append(case.mistake or "", style="magenta")
     if case.mistake_hint:
@@ -270,11 +286,13 @@ def whole_file(result: CheckResult) -> RenderableType:
     return Panel(body, title=Text(word(result.status), style=STYLE[result.status]), title_align="left", border_style=colour)
 
 
-def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False, with_mistake: bool = True) -> Panel:
+def case_panel(case: CaseResult, result: CheckResult, verbose: bool = False, with_mistake: bool = True,
+               with_inputs: bool = True) -> Panel:
     from checker.render.figures import figure_for
 
     body: list[RenderableType] = [Text(case.about, style="italic")]
-    body.append(inputs_table(case))
+    if with_inputs:
+        body.append(inputs_table(case))
     if case.error is not None:
         body.append(error_text(case))
     shown = case.problems if verbose else case.problems[:MAX_PROBLEMS]
