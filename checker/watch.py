@@ -256,8 +256,9 @@ def fit(console: Console, top: list[RenderableType], middle: list[RenderableType
         height: int, *, brief: list[RenderableType] | None = None, whole: str | None = None, context: int = 0,
         spare: int = 0, width: int | None = None) -> RenderableType:
     """top, middle and bottom in `height` lines of `width` cells. The verdict, the mistake it looks like (the
-    end of `top`) and the first failing item always show; when the whole does not fit, the middle gives way to
-    `brief` (the first failure, shorter; cropped if it must be) and one line saying how to see the rest (with
+    end of `top`) and the first failing item always show; when the whole does not fit, the middle is cut after
+    its first part (the first failure) or, when even that is too tall, gives way to `brief` (the first failure,
+    shorter; cropped if it must be), and one line says how to see the rest (with
     `whole`, the command that prints it). On a very short screen the first `context` parts of `top` (the
     header) and then the first `spare` parts of `bottom` (the reproduce line: `whole` says as much) go too."""
     from rich.segment import Segment
@@ -289,7 +290,10 @@ def fit(console: Console, top: list[RenderableType], middle: list[RenderableType
         if height - len(lines["top"]) - len(lines["bottom"]) - len(notes) < least and spare:
             lines["bottom"] = render(bottom[spare:])
         room = max(height - len(lines["top"]) - len(lines["bottom"]) - len(notes), 0)
-        shown = small if len(small) <= room else (render(brief, room) if brief and room >= 3 else small[:room])
+        if brief and middle and len(render(middle[:1])) <= room:  # the first failure whole, inputs too, and more
+            shown = lines["middle"][:room]
+        else:
+            shown = small if len(small) <= room else (render(brief, room) if brief and room >= 3 else small[:room])
         every = lines["top"] + shown + note(max(len(lines["middle"]) - len(shown), 1)) + lines["bottom"]
 
     class _Lines:

@@ -180,7 +180,7 @@ def _other_reasons(groups: list[tuple[tuple, list[CaseResult]]]) -> list[Rendera
     in 92 more cases"), then whatever is left by family ("12 more cases in 3 families: …"). Which outputs
     differ (out of call 2, grad of x, …) splits one mistake into many groups: it is not a reason to list."""
     lines: list[RenderableType] = []
-    for key, cases in groups[:MAX_PANELS]:
+    for _, cases in groups[:MAX_PANELS]:
         if len(cases) > 1:
             lines.append(NameLine(plural(len(cases) - 1, "The same in {n} more case: ", "The same in {n} more cases: "),
                                   [case.name for case in cases[1:]]))
