@@ -268,10 +268,8 @@ class Folded:
         for gutter, text, style in self.rows:
             width = cell_len(gutter)
             more = " " * (width - 2) + "┆ " if width >= 2 else "┆"
-            pieces = fold(text, max(options.max_width - width, 10))
-            for k, piece in enumerate(pieces):
-                shown = piece[:-1] if k < len(pieces) - 1 and piece.endswith(" ") else piece  # the space it folds at
-                yield Text(gutter if k == 0 else more, style=self.gutter_style or style) + Text(shown, style=style)
+            for k, piece in enumerate(fold(text, max(options.max_width - width, 10))):  # a piece keeps the space it
+                yield Text(gutter if k == 0 else more, style=self.gutter_style or style) + Text(piece, style=style)  # folds at
 
 
 def reference(kata: Kata, source: str) -> RenderableType:

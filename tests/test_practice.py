@@ -296,7 +296,11 @@ def test_reveal_never_cuts_the_code_at_the_screen_edge(kata_home):
     result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "reveal", "grpo-loss"], capture_output=True, text=True,
                             env={**__import__("os").environ, "COLUMNS": "60"}, timeout=60)
     rows: list[str] = []
-    for line in result.stdout.splitlines():
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(" 1 │ "))
+    assert lines[0].startswith("grpo-loss — ") and "the reference" in " ".join(" ".join(lines[:start]).split())  # a title, then the code
+    code = lines[start:]
+    for line in code:
         assert len(line) <= 60, line
         number, bar, text = line.partition(" │ ") if " │ " in line[:6] else line.partition(" ┆ ")
         if bar == " │ ":
