@@ -164,13 +164,16 @@ def test_stats_per_topic_and_the_katas_that_fail_most(kata_home):
 # ---------------------------------------------------------------- list
 
 
-def test_list_shows_best_time_and_last_practised(kata_home):
+def test_list_shows_best_time_and_last_practised(kata_home, monkeypatch):
     store = Store()
     now = __import__("time").time()
     for e in [ev("gae", "start", now - 3 * 3600 - 250), ev("gae", "check", now - 3 * 3600, "pass"),
               ev("softmax", "start", now - 2 * DAY)]:
         store.record(e)
-    result = runner.invoke(app, ["list"], env={"COLUMNS": "200"})  # wide enough for every column
+    import cli
+
+    monkeypatch.setattr(cli.console, "_width", 200)  # a screen wide enough for every column
+    result = runner.invoke(app, ["list"])
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
     assert "best" in result.output and "last practised" in result.output
