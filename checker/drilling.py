@@ -170,7 +170,7 @@ def ladder(written: Written, number: int) -> str:
             return tr("Look at line {line} of {file}.", line=first, file=name)
         return tr("Look at lines {first} to {last} of {file}.", first=first, last=last, file=name)
     mistake = text.mistakes[written.key]
-    return tr("This looks like: {label}. The fix: {fix}.", label=mistake.label, fix=mistake.fix.rstrip("."))
+    return tr("This looks like: {label}. The fix: {fix}.", label=mistake.label, fix=mistake.fix.rstrip(".。"))
 
 
 def hint(written: Written, store: Store) -> RenderableType:
@@ -183,7 +183,7 @@ def hint(written: Written, store: Store) -> RenderableType:
     store.record(Event(written.kata.id, drills.HINT, time.time(), detail=f"{written.key}; {number}",
                        file=str(written.path)))
     line = Text(tr("Hint {n}/{total} for {id}: ", n=number, total=drills.LADDER, id=written.path.name), style="bold")
-    line.append(ladder(written, number))
+    line.append_text(views.styled(ladder(written, number)))  # the content in it is literal: values were filled in
     return line
 
 
@@ -205,7 +205,7 @@ def reveal(written: Written, store: Store) -> RenderableType:
     mistake = written.kata.text().mistakes[written.key]
     parts: list[RenderableType] = [
         Text(tr("The bug in {file}: {label}.", file=written.path.name, label=mistake.label), style="bold"),
-        Text(tr("The fix: {fix}.", fix=mistake.fix.rstrip("."))),
+        Text(tr("The fix: {fix}.", fix=mistake.fix.rstrip(".。"))),
         views.unified_diff(written.text, written.drill.undone(written.text), left=tr("the drill as written"),
                            right=tr("the drill, fixed")),
         views.say(tr("Recorded as given up; it comes back later. `kata bug {id} --force` writes another drill.",
@@ -231,7 +231,7 @@ def listing(events: list[Event]) -> RenderableType:
 
 def stats_line(events: list[Event]) -> Text:
     rows = drills.tally(events)
-    return Text(tr("bug drills: {fixed} of {total} fixed, {given_up} given up (`kata bug --list`)",
+    return views.say(tr("bug drills: {fixed} of {total} fixed, {given_up} given up (`kata bug --list`)",
                    fixed=sum(r.fixed for r in rows), total=sum(r.available for r in rows),
                    given_up=sum(r.given_up for r in rows)))
 
