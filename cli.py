@@ -360,8 +360,15 @@ def make_app() -> typer.Typer:
         dir: DirOpt = Path("."),
         device: DeviceOpt = "auto",
         poll: Annotated[bool, typer.Option("--poll", help=tr("Notice saves by polling only."))] = False,
+        bug: Annotated[bool, typer.Option("--bug", help=tr("A timed bug drill instead of a stub: find and fix the bug "
+                                                           "in a whole solution."))] = False,
     ) -> None:
         device = commands.check_device(device)
+        if bug:
+            from checker import bug_interview
+
+            _finish(bug_interview.run(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device,
+                                      poll=poll))
         from checker.watch import interview as run_interview
 
         code = run_interview(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)
