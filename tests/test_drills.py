@@ -367,3 +367,17 @@ def test_kata_watch_hides_the_name_and_climbs_the_drill_ladder(tmp_path, monkeyp
         os.close(write_fd)
     kinds = [e.kind for e in store.events("softmax")]
     assert kinds.count("drill-check") == 2 and "drill-hint" in kinds and "check" not in kinds
+
+
+def test_kata_interview_bug_is_a_timed_drill_that_leaves_the_kata_as_it_was(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "interview", "--bug", "--minutes", "0.03", "--topic",
+                           "helpers", "--poll", "--device", "cpu"], cwd=tmp_path, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=300, env=os.environ | {"KATA_LANG": "en"})
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    assert "find the bug in softmax_bug.py" in one_line(done.stdout) and "Time's up" in done.stdout
+    written = drills.at(Store(), tmp_path / "softmax_bug.py")
+    assert written is not None and (tmp_path / "softmax_bug.py").read_text(encoding="utf-8") == written.text
+    events = Store().events("softmax")
+    opened, closed = [e for e in events if e.kind == "drill-interview"]
+    assert opened.session == closed.session and closed.verdict == "timeout" and Store().interview() is None
+    assert practice.progress("softmax", events).status == "new"
