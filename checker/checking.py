@@ -59,8 +59,9 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
     kind = "check" if case is None else "replay"
     if drill is not None:  # kept apart from attempts at the kata: a drill never changes its status
         kind, detail = drills.CHECK if case is None else drills.REPLAY, f"{drill.key}; {detail}"
-        if case is None:
-            drill = drills.checked(store, drill, tuple(f for f, n, ok in result.families() if ok < n))
+        failing = tuple(f for f, n, ok in result.families() if ok < n)
+        if case is None and failing:  # a pass, or a file that ran no case, keeps the families failed before
+            drill = drills.checked(store, drill, failing)
     event = Event(kata.id, kind, time.time(), verdict=result.status.value,
                   passed=sum(c.status is Status.PASS for c in result.cases), total=len(result.cases),
                   seconds=result.seconds, detail=detail, file=str(path.resolve()))
