@@ -56,7 +56,8 @@ def run(store: Store, console: Console, *, minutes: float = 30.0, topic: str | N
     console.print(say(tr("You have {minutes} minutes: fix it and save; each save is checked.", minutes=f"{minutes:g}")))
     keys = keys or KeyReader.from_stdin()
     watcher = Watcher(kata, written.path, store, console, keys, device=device, seconds=seconds, events=not poll,
-                      interview=Interview(running["id"], running["deadline"], running["started"]))
+                      interview=Interview(running["id"], running["deadline"], running["started"]),
+                      prompt=tr("Find the bug in {file}, fix it and save: each save is checked.", file=written.path.name))
     outcome = watcher.run()
     took = time.time() - running["started"]
     store.record(Event(kata.id, drills.INTERVIEW, time.time(), verdict=outcome, seconds=took,

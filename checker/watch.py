@@ -307,6 +307,7 @@ class Watcher:
     clock: Callable[[], float] = time.time
     result: Any = None  # the latest CheckResult, as the report shows it
     checked: Any = None  # the latest checking.Checked
+    prompt: str | None = None  # what an interview says before the first save (default: write the entry point)
     checks: int = 0
     hints: list[RenderableType] = field(default_factory=list)
     outcome: str | None = None  # pass | timeout | quit, once the loop has ended
@@ -477,8 +478,8 @@ class Watcher:
                     self.recheck()
                 else:  # the file is the stub just written: wait for the first save
                     self.files.seen = signature(self.path)
-                    self.draw(Text(tr("Write {entry} in {file} and save it: each save is checked.", entry=self.kata.entry,
-                                      file=self.path.name), style="bold"))
+                    self.draw(Text(self.prompt or tr("Write {entry} in {file} and save it: each save is checked.",
+                                                     entry=self.kata.entry, file=self.path.name), style="bold"))
                 while (outcome := self.step()) is None:
                     pass
                 return outcome

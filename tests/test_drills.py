@@ -376,6 +376,7 @@ def test_kata_interview_bug_is_a_timed_drill_that_leaves_the_kata_as_it_was(tmp_
                           stdin=subprocess.DEVNULL, timeout=300, env=os.environ | {"KATA_LANG": "en"})
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
     assert "find the bug in softmax_bug.py" in one_line(done.stdout) and "Time's up" in done.stdout
+    assert "Find the bug in softmax_bug.py, fix it and save" in one_line(done.stdout)
     written = drills.at(Store(), tmp_path / "softmax_bug.py")
     assert written is not None and (tmp_path / "softmax_bug.py").read_text(encoding="utf-8") == written.text
     events = Store().events("softmax")
