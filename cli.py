@@ -137,6 +137,35 @@ def make_app() -> typer.Typer:
                 "`kata hint {id}`.", entry=kata.entry, id=kata.id))
         _finish()
 
+    @app.command(help=tr("Find the bug: write a whole solution of a kata with one realistic bug in it, as "
+                         "<kata>_bug.py, and make it current; `kata check` it until it passes. Example: kata bug gae"))
+    def bug(name: KataName = None,
+            dir: Annotated[Path, typer.Option("--dir", "-d", help=tr("Where to write the drill."))] = Path("."),
+            force: Annotated[bool, typer.Option("--force", help=tr("Back up the file there, then write another drill."))] = False,
+            listing: Annotated[bool, typer.Option("--list", help=tr("Drills fixed per kata."))] = False,
+            json_out: Annotated[bool, typer.Option("--json", help=tr("Print one JSON document and nothing else."))] = False) -> None:
+        from checker import drilling, drills
+
+        store = _store()
+        if listing:
+            if json_out:
+                rows = [{"kata": r.kata.id, "fixed": r.fixed, "available": r.available, "given_up": r.given_up}
+                        for r in drills.tally(store.events())]
+                sys.stdout.write(json.dumps({"drills": rows}, ensure_ascii=False) + "\n")
+            else:
+                console.print(drilling.listing(store.events()))
+            _finish()
+        kata = commands.kata_or_current(name, store, "bug")
+        wrote = drilling.write(kata, dir, force, store)
+        if json_out:
+            data = {**drilling.fields(wrote.written, store), "saved": str(wrote.saved) if wrote.saved else None}
+            sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+            _finish()
+        if wrote.saved:
+            _say(tr("Kept your previous file as {file}.", file=_rel(wrote.saved)))
+        _say(drilling.wrote_line(wrote))
+        _finish()
+
     @app.command(help=tr("Check your file: named edge cases first, then random draws. "
                          "Example: kata check gae --seed 81723 --case done_at_last_step"))
     def check(
@@ -166,7 +195,12 @@ def make_app() -> typer.Typer:
         outcome = checking.check(resolved.kata, resolved.path, store, device=device, seed=seed, case=case, timeout=timeout,
                             memory_gb=memory_gb, bench=bench, explicit_kata=kata is not None)
         if json_out:
-            sys.stdout.write(json.dumps(outcome.result.to_dict(), ensure_ascii=False) + "\n")
+            data = outcome.result.to_dict()
+            if outcome.drill is not None:
+                from checker import drilling
+
+                data["drill"] = drilling.fields(outcome.drill, store)
+            sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
             out = Console(highlight=False, emoji=False, no_color=no_color or None)
             out.print(checking.report_for(outcome, store, verbose=verbose), crop=False)  # commands stay whole
@@ -202,10 +236,11 @@ def make_app() -> typer.Typer:
     def hint(name: KataName = None) -> None:
         from checker import views
 
+        from checker import drilling
+
         store = _store()
         kata = commands.kata_or_current(name, store, "hint")
-        number, text = commands.next_hint(kata, store)
-        console.print(views.hint(kata, number, text))
+        console.print(drilling.next_hint(kata, store.get(commands.CURRENT_FILE), store))  # a drill has its own ladder
         _finish()
 
     @app.command(help=tr("Show the hidden reference solution (recorded; asks first if you never passed it). "
@@ -221,6 +256,12 @@ def make_app() -> typer.Typer:
 
         store = _store()
         kata = commands.kata_or_current(name, store, "reveal")
+        from checker import drilling
+
+        drill = drilling.current(kata, store)
+        if drill is not None:  # the current file is a drill of this kata: giving up shows its bug, not the reference
+            console.print(drilling.reveal(drill, store))
+            _finish()
         attempt = None
         if diff:
             attempt = file if file is not None else (commands.passed_file(kata, store) or commands.file_of(kata, store))
@@ -277,9 +318,11 @@ def make_app() -> typer.Typer:
     @app.command(help=tr("Your progress per topic, your streak of days with a check, and the katas that fail most. "
                          "Example: kata stats"))
     def stats() -> None:
-        from checker import views
+        from checker import drilling, views
 
-        console.print(views.stats(_store().events()))
+        events = _store().events()
+        console.print(views.stats(events))
+        console.print(drilling.stats_line(events))
         _finish()
 
     @app.command("next", help=tr("What to practise next, by spaced repetition, and why. Example: kata next --topic rl"))
@@ -300,6 +343,11 @@ def make_app() -> typer.Typer:
         else:
             _say(tr("Redo it from the stub with `kata reset {id}` (your file is backed up), then `kata watch {id}`.",
                     id=first.kata.id))
+            from checker import drilling
+
+            drill = drilling.suggestion(first.kata, store.events()) if first.tier in (2, 4) else None
+            if drill:  # passed before: a drill of it is practice too, and changes nothing of its status
+                _say(drill)
         for s in rest:
             _say(tr("  then {id}: {why}", id=s.kata.id, why=s.why), "dim")
         _finish()
@@ -312,8 +360,15 @@ def make_app() -> typer.Typer:
         dir: DirOpt = Path("."),
         device: DeviceOpt = "auto",
         poll: Annotated[bool, typer.Option("--poll", help=tr("Notice saves by polling only."))] = False,
+        bug: Annotated[bool, typer.Option("--bug", help=tr("A timed bug drill instead of a stub: find and fix the bug "
+                                                           "in a whole solution."))] = False,
     ) -> None:
         device = commands.check_device(device)
+        if bug:
+            from checker import bug_interview
+
+            _finish(bug_interview.run(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device,
+                                      poll=poll))
         from checker.watch import interview as run_interview
 
         code = run_interview(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)

@@ -135,7 +135,12 @@ class Kata:
 
     def stub(self, lang: str | None = None) -> str:
         """The file `kata start` writes: the `# kata:` line, the contract as its docstring, then the code."""
-        first, _, code = self.stub_path.read_text(encoding="utf-8").partition("\n")
+        return self.with_contract(self.stub_path.read_text(encoding="utf-8"), lang)
+
+    def with_contract(self, source: str, lang: str | None = None) -> str:
+        """`source` (a learner file: `# kata:` line, then code) with the contract put in as its docstring,
+        after the first line: the layout of the stub, and of a drill `kata bug` writes."""
+        first, _, code = source.partition("\n")
         text = self.text(lang)
         with i18n.speaking(text.lang):
             doc = text.contract.strip("\n") + "\n\n" + i18n.tr("Run `kata check {id}` to test; `kata hint {id}` for a nudge.", id=self.id)

@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from checker import commands, practice
+from checker import commands, drills, practice
 from checker.catalog import Kata
 from checker.i18n import tr
 from checker.results import CheckResult, Status
@@ -33,6 +33,7 @@ class Checked:
     path: Path
     result: CheckResult
     event: Event  # what the history keeps of it
+    drill: drills.Written | None = None  # the file is a drill `kata bug` wrote for this kata
 
 
 def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: int | None = None,
@@ -45,6 +46,9 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
 
     limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
     result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench))
+    drill = drills.at(store, path)
+    if drill is not None and drill.kata.id != kata.id:
+        drill = None  # checked as another kata (--kata): an ordinary check
     if case is None or explicit_kata:
         commands.remember(store, kata, path)
     command = reproducer(kata, path, store, device=device, timeout=timeout, memory_gb=memory_gb)
@@ -52,10 +56,16 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
                   for c in result.cases)
     result = replace(result, cases=cases, file=_rel(path))
     detail = f"seed {result.seed}" + (f"; watch {session}" if session else "")
-    event = Event(kata.id, "check" if case is None else "replay", time.time(), verdict=result.status.value,
+    kind = "check" if case is None else "replay"
+    if drill is not None:  # kept apart from attempts at the kata: a drill never changes its status
+        kind, detail = drills.CHECK if case is None else drills.REPLAY, f"{drill.key}; {detail}"
+        failing = tuple(f for f, n, ok in result.families() if ok < n)
+        if case is None and failing:  # a pass, or a file that ran no case, keeps the families failed before
+            drill = drills.checked(store, drill, failing)
+    event = Event(kata.id, kind, time.time(), verdict=result.status.value,
                   passed=sum(c.status is Status.PASS for c in result.cases), total=len(result.cases),
                   seconds=result.seconds, detail=detail, file=str(path.resolve()))
-    checked = Checked(kata, path, result, event)
+    checked = Checked(kata, path, result, event, drill)
     if record:
         store.record(event)
     return checked
@@ -109,8 +119,24 @@ def after_pass(kata: Kata, store: Store) -> RenderableType:
     return Group(*parts)
 
 
+def after(checked: Checked, store: Store) -> RenderableType | None:
+    """What a report shows under the cases: for a drill, the fix once it passes (or how to get a hint);
+    for a kata, what to do once it passes."""
+    if checked.drill is not None:
+        from checker import drilling
+
+        return drilling.after(checked.drill, checked.path, checked.result.passed, store, checked.event)
+    return after_pass(checked.kata, store) if checked.result.passed else None
+
+
+def shown(checked: Checked) -> CheckResult:
+    """The result as a report shows it: a drill's report does not name the mistake (its hints do)."""
+    from checker import drilling
+
+    return drilling.shown(checked.result, checked.drill)
+
+
 def report_for(checked: Checked, store: Store, verbose: bool = False) -> RenderableType:
     from checker.render import report
 
-    after = after_pass(checked.kata, store) if checked.result.passed else None
-    return report(checked.result, verbose=verbose, after=after).group()
+    return report(shown(checked), verbose=verbose, after=after(checked, store)).group()

@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker import catalog, i18n, practice, static
+from checker import catalog, drills, i18n, practice, static
 from checker.catalog import Kata
 from checker.errors import KataError
 from checker.i18n import tr
@@ -104,7 +104,8 @@ def remember(store: Store, kata: Kata, path: Path) -> None:
     resolved = str(path.resolve())
     store.set(CURRENT_KATA, kata.id)
     store.set(CURRENT_FILE, resolved)
-    store.set(FILE_OF + kata.id, resolved)
+    if drills.at(store, path) is None:  # a drill is current, but never the kata's own file (check gae, reset gae)
+        store.set(FILE_OF + kata.id, resolved)
 
 
 def file_of(kata: Kata, store: Store) -> Path | None:

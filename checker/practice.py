@@ -21,7 +21,7 @@ import datetime as dt
 import time
 from dataclasses import dataclass
 
-from checker import catalog
+from checker import catalog, drills
 from checker.catalog import Kata
 from checker.errors import KataError
 from checker.i18n import tr
@@ -82,7 +82,7 @@ def _is_watch(event: Event) -> str | None:
 
 def progress(kata_id: str, events: list[Event]) -> Progress:
     """Summarise one kata's events (in the order they happened)."""
-    mine = [e for e in events if e.kata == kata_id]
+    mine = [e for e in events if e.kata == kata_id and e.kind not in drills.KINDS]  # a drill is not an attempt
     opened = None  # when the open attempt opened; None before any opening, or once it passed
     open_attempt = bool(mine)  # a kata checked or revealed before any start still has an attempt going
     hinted = False
@@ -232,7 +232,7 @@ def topic_stats(events: list[Event]) -> list[TopicStats]:
 def streak(events: list[Event], now: float | None = None) -> int:
     """Days in a row, up to today (or yesterday, when today has no check yet), with at least one check."""
     now = time.time() if now is None else now
-    days = {dt.date.fromtimestamp(e.at) for e in events if e.kind == "check"}
+    days = {dt.date.fromtimestamp(e.at) for e in events if e.kind in ("check", drills.CHECK)}
     day = dt.date.fromtimestamp(now)
     if day not in days:
         day -= dt.timedelta(days=1)

@@ -394,7 +394,9 @@ class Watcher:
     events: bool = True
     interview: Interview | None = None
     clock: Callable[[], float] = time.time
-    result: Any = None  # the latest CheckResult
+    result: Any = None  # the latest CheckResult, as the report shows it
+    checked: Any = None  # the latest checking.Checked
+    prompt: str | None = None  # what an interview says before the first save (default: write the entry point)
     checks: int = 0
     hints: list[RenderableType] = field(default_factory=list)
     outcome: str | None = None  # pass | timeout | quit, once the loop has ended
@@ -443,16 +445,15 @@ class Watcher:
                               message=exc), style="bold red"))
             return None
         self.checks += 1
-        self.result = checked.result
+        self.checked, self.result = checked, checking.shown(checked)  # a drill's report does not name its mistake
         self.draw()  # the verdict first; the history write (an fsync) after
         checking.record(self.store, checked)
         return checked.result
 
     def next_hint(self) -> None:
-        from checker import views
+        from checker import drilling
 
-        number, text = commands.next_hint(self.kata, self.store)
-        self.hints.append(views.hint(self.kata, number, text))
+        self.hints.append(drilling.next_hint(self.kata, self.path, self.store))  # a drill has its own ladder
         self.draw()
 
     # ------------------------------------------------------------ drawing
@@ -495,11 +496,11 @@ class Watcher:
         self.status(force=True)
 
     def _after(self) -> RenderableType | None:
-        if self.result is None or not self.result.passed or self.interview is not None:
+        if self.checked is None or self.interview is not None:
             return None
-        from checker.checking import after_pass
+        from checker.checking import after
 
-        return after_pass(self.kata, self.store)
+        return after(self.checked, self.store)
 
     def status(self, force: bool = False) -> None:
         """The bottom line: the countdown in an interview, what is watched, the keys — cut to the terminal's
@@ -573,8 +574,8 @@ class Watcher:
                     self.recheck()
                 else:  # the file is the stub just written: wait for the first save
                     self.files.seen = signature(self.path)
-                    self.draw(Text(tr("Write {entry} in {file} and save it: each save is checked.", entry=self.kata.entry,
-                                      file=self.path.name), style="bold"))
+                    self.draw(Text(self.prompt or tr("Write {entry} in {file} and save it: each save is checked.",
+                                                     entry=self.kata.entry, file=self.path.name), style="bold"))
                 while (outcome := self.step()) is None:
                     pass
                 return outcome

@@ -233,5 +233,8 @@ def test_a_built_wheel_carries_stubs_references_specs_and_the_cli(tmp_path):
         assert f"katas/{k.module}.py" in names and f"reference/{k.module}.py" in names, k.id
         assert f"checker/specs/{k.module}.py" in names, k.id
     assert {"cli.py", "checker/render/masks.py", "checker/engine.py"} <= names
+    drills = {str(p.relative_to(ROOT)) for p in (ROOT / "content").glob("*/bugs/*.py")}  # what kata bug writes
+    drills |= {str(p.relative_to(ROOT)) for p in (ROOT / "content").glob("*/bugs.toml")}
+    assert drills and drills <= names, sorted(drills - names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "kata = cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -73,7 +73,7 @@ def test_no_module_imports_one_that_imports_it_back():
     assert cycle is None, "import circle: " + " -> ".join(cycle)
 
 
-@pytest.mark.parametrize("module", ["checker.catalog", "checker.commands", "checker.views", "checker.practice",
+@pytest.mark.parametrize("module", ["checker.catalog", "checker.commands", "checker.views", "checker.practice", "checker.drills", "checker.drilling",
                                     "checker.content", "checker.i18n", "checker.static", "checker.state", "cli"])
 def test_the_light_floors_import_neither_torch_nor_numpy(module):
     probe = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import {module}; "

@@ -128,7 +128,9 @@ def written_out(kata, mistake, tmp_path: Path):
 
 
 def declared_mistake(path: Path) -> str | None:
-    """The `# mistake: <key>` line of a corpus file ("none": no single variant models it)."""
+    """The `# mistake: <key>` line of a corpus file ("none": no single variant models it); a drill's is its name."""
+    if path.parent.name == "bugs":  # content/<m>/bugs/<key>.py: a drill, which says nothing of its mistake
+        return path.stem
     found = re.search(r"^# mistake: (\S+)\s*$", path.read_text(), re.MULTILINE)
     assert found, f"{path}: no '# mistake: <key>' line (write '# mistake: none' when no variant models it)"
     return None if found.group(1) == "none" else found.group(1)
@@ -163,9 +165,10 @@ def test_every_mistake_has_a_label_and_a_fix():
 # ---------------------------------------------------------------- never a wrong name
 
 WRONG = sorted(p for k in KATAS for p in (CORPUS / catalog.get(k).module).glob("wrong_*.py"))
+WRONG += sorted(p for k in KATAS for p in (catalog.get(k).content_dir / "bugs").glob("*.py"))  # the drills (kata bug)
 
 
-@pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", WRONG, ids=lambda p: "/".join(p.parts[-3:]) if p.parent.name == "bugs" else f"{p.parent.name}/{p.stem}")
 def test_the_wrong_corpus_is_named_as_it_declares(path):
     """Every name given is the file's own mistake; a file no single variant models gets none."""
     kata = catalog.get(path.read_text().splitlines()[0].removeprefix("# kata: ").strip())

@@ -19,7 +19,7 @@ from checker.state import Event, Store
 from tests.conftest import ROOT
 
 COMMANDS = ("list", "start", "check", "watch", "hint", "reveal", "followup", "cases", "stats", "next", "interview",
-            "reset", "demo", "config")
+            "reset", "demo", "config", "bug")
 
 
 def kata(*args: str, cwd: Path, columns: int = 80, env: dict | None = None, stdin: str | None = None):
