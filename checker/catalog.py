@@ -137,13 +137,18 @@ class Kata:
         """The file `kata start` writes: the `# kata:` line, the contract as its docstring, then the code."""
         return self.with_contract(self.stub_path.read_text(encoding="utf-8"), lang)
 
-    def with_contract(self, source: str, lang: str | None = None) -> str:
+    def with_contract(self, source: str, lang: str | None = None, drill_file: str | None = None) -> str:
         """`source` (a learner file: `# kata:` line, then code) with the contract put in as its docstring,
-        after the first line: the layout of the stub, and of a drill `kata bug` writes."""
+        after the first line: the layout of the stub, and of a drill `kata bug` writes (`drill_file`, which
+        is what its last line tells the learner to check: `kata check gae` would check their own gae.py)."""
         first, _, code = source.partition("\n")
         text = self.text(lang)
         with i18n.speaking(text.lang):
-            doc = text.contract.strip("\n") + "\n\n" + i18n.tr("Run `kata check {id}` to test; `kata hint {id}` for a nudge.", id=self.id)
+            if drill_file is None:
+                run = i18n.tr("Run `kata check {id}` to test; `kata hint {id}` for a nudge.", id=self.id)
+            else:
+                run = i18n.tr("Run `kata check {file}` to test; `kata hint` for a nudge.", file=drill_file)
+            doc = text.contract.strip("\n") + "\n\n" + run
         quote = 'r"""' if "\\" in doc else '"""'
         return f'{first}\n{quote}{doc}\n"""\n{code.lstrip(chr(10))}'
 

@@ -48,7 +48,7 @@ class Drill:
 
     def written(self, lang: str | None = None) -> str:
         """The file `kata bug` writes: the kata line, the contract as the docstring (as in the stub), the code."""
-        return self.kata.with_contract(self.source(), lang)
+        return self.kata.with_contract(self.source(), lang, drill_file=f"{self.kata.module}_bug.py")
 
     def undone(self, text: str | None = None) -> str:
         """`text` (default: the drill itself) with the slip undone. In a file as written the code comes after

@@ -199,7 +199,9 @@ def test_a_session_of_three_drills(tmp_path):
     # 1. a drill, rewritten whole
     out = one_line(fits(kata("bug", "softmax", cwd=here), 80))
     assert "kata check softmax_bug.py" in out and "kata watch" in out
-    assert path.read_text(encoding="utf-8").startswith(SOFTMAX.stub().partition('"""\n')[0] + '"""\n')  # header, contract
+    written = path.read_text(encoding="utf-8")
+    assert written.startswith(SOFTMAX.stub().partition("Run `kata check")[0])  # header, contract as the stub has them
+    assert "Run `kata check softmax_bug.py` to test" in written  # `kata check softmax` would check softmax.py
     first = drills.at(Store(), path)
     assert first is not None and first.key == keys[0] and path.read_text(encoding="utf-8") == first.drill.written("en")
     out = fits(kata("check", cwd=here), 80, code=1)
