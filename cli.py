@@ -435,8 +435,27 @@ def _localise_typer() -> None:
     # whenever rich is importable, which printed "\[default: .]". Nothing else in typer.core reads this name
     # once markup is off.
     typer.core.rich = None
+    _localise_completion_options()
     if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
         _wrap_in_cells()
+
+
+def _localise_completion_options() -> None:
+    """typer's --install-completion / --show-completion help, in the language spoken when the command is built."""
+    import typer.main
+
+    build = typer.main.get_install_completion_arguments
+    if getattr(build, "_kata", False):
+        return
+
+    def localised() -> tuple:
+        params = build()
+        for param in params:
+            param.help = i18n.external(param.help) if param.help else param.help
+        return params
+
+    localised._kata = True  # type: ignore[attr-defined]
+    typer.main.get_install_completion_arguments = localised
 
 
 def _wrap_in_cells() -> None:

@@ -385,6 +385,24 @@ def check_device(name: str) -> str:
     return name
 
 
+def device_name(name: str) -> str:
+    """The device a check with --device `name` runs on, named without importing torch when torch is not loaded
+    yet (the rule of engine.resolve_device: CUDA, then MPS, else the CPU), for reports judged before torch loads."""
+    import sys
+
+    if name != "auto":
+        return name
+    if "torch" in sys.modules:  # loaded already (watch, interview): ask it
+        from checker.engine import resolve_device
+
+        return resolve_device("auto").type
+    if platform.system() == "Darwin":
+        return "mps" if platform.machine() == "arm64" else "cpu"
+    if _torch_cuda_version() is None or os.environ.get("CUDA_VISIBLE_DEVICES", "0").strip() in ("", "-1"):
+        return "cpu"
+    return "cuda" if Path("/dev/nvidiactl").exists() or Path("/proc/driver/nvidia/version").exists() else "cpu"
+
+
 def _torch_cuda_version() -> str | None:
     """The CUDA version torch was built with, read from torch/version.py without importing torch."""
     spec = importlib.util.find_spec("torch")
