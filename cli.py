@@ -314,7 +314,7 @@ def make_app() -> typer.Typer:
         if advice == "start":
             _say(tr("Start it with `kata start {id}`, then `kata watch {id}`.", id=first.kata.id))
         elif advice == "watch":
-            _say(tr("Your file is ready: `kata watch {id}` re-checks it on every save.", id=first.kata.id))
+            _say(tr("Carry on: `kata watch {id}` re-checks your file on every save.", id=first.kata.id))
         else:
             _say(tr("Redo it from the stub with `kata reset {id}` (your file is backed up), then `kata watch {id}`.",
                     id=first.kata.id))

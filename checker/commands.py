@@ -185,18 +185,19 @@ def resume_current(kata: Kata, directory: Path, force: bool, store: Store) -> St
 
 
 def next_step(kata: Kata, p: practice.Progress, store: Store) -> str:
-    """What `kata next` advises for `kata`: "start" (never practised), "watch" (an attempt is under way, or its
-    file is still the untouched stub) or "reset" (redo a passed or looked-up kata from the stub)."""
+    """What `kata next` advises for `kata`: "start" (never practised, or no file of it left), "reset" (redo from the
+    stub a kata passed before or looked up in the reference), or "watch" (carry on with its file: an attempt under
+    way, or a stub nobody has touched yet)."""
     if p.status == "new":
         return "start"
-    if p.opened_at is not None and not p.needs_redo:
-        return "watch"
     path = file_of(kata, store)
-    try:
-        fresh = path is not None and path.read_text(encoding="utf-8") in (kata.stub(lang) for lang in i18n.LANGS)
-    except (OSError, UnicodeDecodeError):
-        fresh = False
-    return "watch" if fresh else "reset"
+    if p.needs_redo or (p.opened_at is None and p.last_pass_at is not None):
+        try:
+            fresh = path is not None and path.read_text(encoding="utf-8") in (kata.stub(lang) for lang in i18n.LANGS)
+        except (OSError, UnicodeDecodeError):
+            fresh = False
+        return "watch" if fresh else "reset"
+    return "watch" if path is not None else "start"
 
 
 def current(store: Store) -> Kata | None:

@@ -223,6 +223,19 @@ def test_next_advises_reset_for_a_passed_kata_due_for_review_but_watch_for_its_u
     assert commands.next_step(catalog.get("gae"), p, store) == "watch"
 
 
+def test_next_advises_carrying_on_with_a_failing_attempt_not_resetting_it(place):
+    store = Store()
+    scratch = place / "pc" / "mine.py"
+    scratch.write_text("# kata: mha\n")
+    checked(store, "mha", scratch)  # checked, failed, never started or passed
+    p = practice.progress("mha", store.events())
+    assert p.status == "attempted" and commands.next_step(catalog.get("mha"), p, store) == "watch"
+    scratch.unlink()
+    assert commands.next_step(catalog.get("mha"), p, store) == "start"  # no file of it left
+    nxt = " ".join(runner.invoke(cli.app, ["next"], env={"COLUMNS": "200"}).output.split())
+    assert nxt.startswith("Next: mha") and "kata start mha" in nxt and "kata reset" not in nxt, nxt
+
+
 # ---------------------------------------------------------------- plurals
 
 
