@@ -259,7 +259,7 @@ def ever_passed(kata: Kata, store: Store) -> bool:
 def passed_file(kata: Kata, store: Store) -> Path | None:
     """The file of the latest passing check (what `reveal --diff` compares), if it is still there."""
     for event in reversed(store.events(kata.id, "check")):
-        if event.verdict == "pass" and event.file and Path(event.file).is_file():
+        if event.verdict == "pass" and event.file and Path(event.file).is_file() and declares(Path(event.file), kata):
             return Path(event.file)
     return None
 

@@ -114,6 +114,18 @@ def test_a_remembered_file_whose_header_now_names_another_kata_is_never_used(pla
         commands.resolve_target("attention", None, store)
 
 
+def test_reveal_diff_never_compares_a_file_that_now_declares_another_kata(place):
+    store = Store()
+    loop = place / "pc" / "loop.py"
+    loop.write_text(solution("gae", "gae"))
+    store.record(Event("gae", "check", 1.0, verdict="pass", file=str(loop.resolve())))
+    assert commands.passed_file(catalog.get("gae"), store) == loop.resolve()
+    loop.write_text(solution("mha", "mha"))
+    assert commands.passed_file(catalog.get("gae"), store) is None
+    done = runner.invoke(cli.app, ["reveal", "gae", "--diff", "--yes"])
+    assert "No file of yours for gae to compare" in str(done.exception), done.output  # main() makes it exit 2
+
+
 def test_the_current_files_kata_is_the_current_kata_when_it_has_no_header(place):
     store = Store()
     scratch = place / "pc" / "my_attn.py"
