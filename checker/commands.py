@@ -157,13 +157,18 @@ def file_of(kata: Kata, store: Store) -> Path | None:
     return found.path if found else None
 
 
-def found_note(kata: Kata, found: Found) -> str:
-    """Said before a check when the id led away from the current directory: which file, and why."""
+def found_note(kata: Kata, found: Found, command: str = "check") -> str:
+    """Said before a check (or a watch) when the id led away from the current directory: which file, and why."""
     if found.why == "here":
         return ""
+    file = _rel(found.path)
+    if command == "watch":
+        if found.why == "wrote":
+            return tr("watching {file}, the file kata start wrote for {id}", file=file, id=kata.id)
+        return tr("watching {file}, the file you last checked for {id}", file=file, id=kata.id)
     if found.why == "wrote":
-        return tr("checking {file}, the file kata start wrote for {id}", file=_rel(found.path), id=kata.id)
-    return tr("checking {file}, the file you last checked for {id}", file=_rel(found.path), id=kata.id)
+        return tr("checking {file}, the file kata start wrote for {id}", file=file, id=kata.id)
+    return tr("checking {file}, the file you last checked for {id}", file=file, id=kata.id)
 
 
 def _rel(path: Path) -> str:
@@ -298,7 +303,7 @@ def resolve_target(target: str | None, kata_id: str | None, store: Store, comman
         if found is None:
             raise KataError(tr("No file for {id} yet: run `kata start {id}` first, or give your file's path.",
                                id=named.id))
-        path, note = found.path, found_note(named, found)
+        path, note = found.path, found_note(named, found, command)
     if path.is_dir():
         raise KataError(tr("{path} is a directory; give the path to your .py file.", path=path))
     if not path.exists():

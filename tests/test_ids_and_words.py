@@ -96,6 +96,8 @@ def test_an_id_takes_the_file_start_wrote_before_the_one_last_checked(place, mon
     target = commands.resolve_target("gae", None, store)
     assert target.path.resolve() == (practice_dir / "gae.py").resolve()
     assert target.note == "checking ../practice/gae.py, the file kata start wrote for gae"
+    assert commands.resolve_target("gae", None, store, command="watch").note == (
+        "watching ../practice/gae.py, the file kata start wrote for gae")
 
 
 def test_a_remembered_file_whose_header_now_names_another_kata_is_never_used(place):
