@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import re
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -394,8 +395,6 @@ def check_device(name: str) -> str:
 def device_name(name: str) -> str:
     """The device a check with --device `name` runs on, named without importing torch when torch is not loaded
     yet (the rule of engine.resolve_device: CUDA, then MPS, else the CPU), for reports judged before torch loads."""
-    import sys
-
     if name != "auto":
         return name
     if "torch" in sys.modules:  # loaded already (watch, interview): ask it
