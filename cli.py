@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from checker import catalog, commands, i18n
 from checker.errors import INTERNAL, INTERRUPTED, KATA_FAILED, OK, USAGE, KataError
@@ -62,8 +63,10 @@ def complete_kata(incomplete: str) -> list[str]:
 
 
 def complete_case(ctx: typer.Context, incomplete: str) -> list[str]:
-    name = ctx.params.get("kata") or ctx.params.get("target") or _store().get(commands.CURRENT_KATA) or ""
-    kata = catalog.find(Path(name).stem) if name else None
+    """The cases of the kata the command line is about: --kata's, the typed TARGET's, else the current kata's.
+    While completing, click leaves the positional TARGET unparsed in ctx.args."""
+    target = ctx.params.get("target") or next((a for a in ctx.args if not a.startswith("-")), None)
+    kata = commands.kata_for(target, ctx.params.get("kata"), _store())
     return [f for f in (kata.text().families if kata else ()) if f.startswith(incomplete)]
 
 
@@ -120,11 +123,15 @@ def make_app() -> typer.Typer:
                          "kata; your own file there is resumed, never overwritten. Example: kata start gae --dir practice/"))
     def start(name: KataName = None, dir: DirOpt = Path("."),
               force: Annotated[bool, typer.Option("--force", help=tr("Start over: back up your file, then write the stub."))] = False) -> None:
-        if name is None:
-            raise KataError(tr("Give a kata id: `kata start gae` (`kata list` shows them all)."))
         store = _store()
-        kata = catalog.get(name)
-        started = commands.start(kata, dir, force, store)
+        if name is None:  # the current kata: its file is resumed wherever it is, as `kata check` finds it
+            kata = commands.current(store)
+            if kata is None:
+                raise KataError(tr("Give a kata id: `kata start gae` (`kata list` shows them all)."))
+            started = commands.resume_current(kata, dir, force, store)
+        else:
+            kata = catalog.get(name)
+            started = commands.start(kata, dir, force, store)
         where = _rel(started.path)
         if started.resumed:
             _say(tr("{file} is already there: resuming it (your work is kept; `kata start {id} --force` starts over "
@@ -189,7 +196,7 @@ def make_app() -> typer.Typer:
         device = commands.check_device(device)
         _check_positive(timeout, memory_gb)
         if resolved.note and not json_out:
-            _say(resolved.note, "yellow", to=err)
+            _say(resolved.note, "yellow")  # on stdout, just above the report's header
         from checker import checking
 
         outcome = checking.check(resolved.kata, resolved.path, store, device=device, seed=seed, case=case, timeout=timeout,
@@ -226,6 +233,8 @@ def make_app() -> typer.Typer:
         commands.check_seed(seed)
         device = commands.check_device(device)
         _check_positive(timeout, memory_gb)
+        if resolved.note:
+            _say(resolved.note, "yellow")
         from checker.watch import watch as run_watch
 
         code = run_watch(resolved.kata, resolved.path, store, console, device=device, seed=seed, seconds=timeout,
@@ -338,8 +347,11 @@ def make_app() -> typer.Typer:
             raise KataError(tr("No katas in topic '{topic}' yet.", topic=topic))
         first, rest = ranked[0], ranked[1:max(1, count)]
         _say(tr("Next: `{id}` — {title}: {why}.", id=first.kata.id, title=first.kata.title, why=first.why))
-        if practice.progress(first.kata.id, store.events()).status == "new":
+        advice = commands.next_step(first.kata, practice.progress(first.kata.id, store.events()), store)
+        if advice == "start":
             _say(tr("Start it with `kata start {id}`, then `kata watch {id}`.", id=first.kata.id))
+        elif advice == "watch":
+            _say(tr("Carry on: `kata watch {id}` re-checks your file on every save.", id=first.kata.id))
         else:
             _say(tr("Redo it from the stub with `kata reset {id}` (your file is backed up), then `kata watch {id}`.",
                     id=first.kata.id))
@@ -472,8 +484,27 @@ def _localise_typer() -> None:
     # whenever rich is importable, which printed "\[default: .]". Nothing else in typer.core reads this name
     # once markup is off.
     typer.core.rich = None
+    _localise_completion_options()
     if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
         _wrap_in_cells()
+
+
+def _localise_completion_options() -> None:
+    """typer's --install-completion / --show-completion help, in the language spoken when the command is built."""
+    import typer.main
+
+    build = typer.main.get_install_completion_arguments
+    if getattr(build, "_kata", False):
+        return
+
+    def localised() -> tuple:
+        params = build()
+        for param in params:
+            param.help = i18n.external(param.help) if param.help else param.help
+        return params
+
+    localised._kata = True  # type: ignore[attr-defined]
+    typer.main.get_install_completion_arguments = localised
 
 
 def _wrap_in_cells() -> None:

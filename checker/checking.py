@@ -9,6 +9,7 @@ the file relative to where the learner stands.
 from __future__ import annotations
 
 import os
+import random
 import shlex
 import time
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from checker import commands, drills, practice
+from checker import commands, drills, practice, static
 from checker.catalog import Kata
 from checker.i18n import tr
 from checker.results import CheckResult, Status
@@ -41,11 +42,13 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
           bench: bool = False, explicit_kata: bool = False, session: str | None = None, record: bool = True) -> Checked:
     """Check `path` as `kata`, record it in the history (unless `record` is False: then call `record()`),
     and point its reproduce lines at this command line."""
-    from checker.engine import Request, check as run_check
-    from checker.worker import Limits, MiB
+    result = prejudge(kata, path, device=device, seed=seed)  # a file that cannot run costs no torch import
+    if result is None:
+        from checker.engine import Request, check as run_check
+        from checker.worker import Limits, MiB
 
-    limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
-    result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench))
+        limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
+        result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench))
     drill = drills.at(store, path)
     if drill is not None and drill.kata.id != kata.id:
         drill = None  # checked as another kata (--kata): an ordinary check
@@ -69,6 +72,21 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
     if record:
         store.record(event)
     return checked
+
+
+def prejudge(kata: Kata, path: Path, *, device: str = "auto", seed: int | None = None) -> CheckResult | None:
+    """The verdict on a file judged from its text alone (empty, binary, a syntax error, a banned call, no entry
+    point), exactly as the engine gives it, or None when the file must run. Never imports torch."""
+    started = time.perf_counter()
+    text, finding = static.read_source(path, kata.id)
+    if finding is None:
+        finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
+    if finding is None:
+        return None
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 100_000)
+    return CheckResult(kata=kata.id, title=kata.title, file=str(path), device=commands.device_name(device), seed=seed,
+                       status=Status.FAIL if finding.status == "fail" else Status.ERROR, message=finding.message,
+                       hint=finding.hint, seconds=time.perf_counter() - started)
 
 
 def record(store: Store, checked: Checked) -> None:

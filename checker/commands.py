@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import re
+import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -108,18 +109,102 @@ def remember(store: Store, kata: Kata, path: Path) -> None:
         store.set(FILE_OF + kata.id, resolved)
 
 
-def file_of(kata: Kata, store: Store) -> Path | None:
-    """The learner's file for `kata`: the one kata wrote or last checked for it, wherever it is."""
+@dataclass(frozen=True)
+class Found:
+    """Where a kata id leads: the file, and why that one."""
+
+    path: Path
+    why: str  # "here" (<module>.py in the current directory), "wrote" (kata start/reset wrote it), "checked"
+
+
+def find(kata: Kata, store: Store, here: Path | None = None) -> Found | None:
+    """The learner's file for `kata`, in this order: its `<module>.py` in the current directory, the file kata
+    wrote for it (`start --dir`, reset, interview), the file last checked for it. A file whose `# kata:` line now
+    names another kata is never taken for this one."""
+    local = (Path.cwd() if here is None else here) / kata.filename
+    if local.is_file() and declares(local, kata):
+        return Found(local, "here")
+    written = wrote(kata, store)
+    if written is not None and declares(written, kata):
+        return Found(written, "wrote")
+    for path in _remembered(kata, store):
+        if declares(path, kata):
+            checked = any(e.file == str(path.resolve()) for e in store.events(kata.id) if e.kind in ("check", "replay"))
+            return Found(path, "checked" if checked else "wrote")
+    return None
+
+
+def _remembered(kata: Kata, store: Store):
+    """The files last written or checked for `kata`, latest first: the one the settings remember, then the
+    history's (stores from before files were remembered per kata)."""
     remembered = store.get(FILE_OF + kata.id)
     if remembered and Path(remembered).is_file():
-        return Path(remembered)
-    for event in reversed(store.events(kata.id)):  # stores from before files were remembered per kata
+        yield Path(remembered)
+    for event in reversed(store.events(kata.id)):
         if event.kind in ("start", "resume", "reset", "interview", "check") and (event.file or event.detail):
             path = Path(event.file or event.detail)
-            if path.is_absolute() and path.is_file():
-                return path
-    here = Path(kata.filename)
-    return here if here.is_file() else None
+            if path.is_absolute() and path.is_file() and str(path) != remembered:
+                yield path
+
+
+def declares(path: Path, kata: Kata) -> bool:
+    """The file is for `kata` as far as its `# kata:` line says: that line names it, or there is none."""
+    declared = _declared(path)
+    return declared is None or catalog.find(declared) is kata
+
+
+def file_of(kata: Kata, store: Store) -> Path | None:
+    """The learner's file for `kata`, as `kata check <id>` finds it from here (see `find`)."""
+    found = find(kata, store)
+    return found.path if found else None
+
+
+def found_note(kata: Kata, found: Found, command: str = "check") -> str:
+    """Said before a check (or a watch) when the id led away from the current directory: which file, and why."""
+    if found.why == "here":
+        return ""
+    file = _rel(found.path)
+    if command == "watch":
+        if found.why == "wrote":
+            return tr("watching {file}, the file kata start wrote for {id}", file=file, id=kata.id)
+        return tr("watching {file}, the file you last checked for {id}", file=file, id=kata.id)
+    if found.why == "wrote":
+        return tr("checking {file}, the file kata start wrote for {id}", file=file, id=kata.id)
+    return tr("checking {file}, the file you last checked for {id}", file=file, id=kata.id)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+
+
+def resume_current(kata: Kata, directory: Path, force: bool, store: Store) -> Started:
+    """`kata start` with no name: the current kata's file, resumed where `kata check` finds it; with --force or
+    when there is none, what `kata start <current>` does."""
+    found = None if force else find(kata, store)
+    if found is None:
+        return start(kata, directory, force, store)
+    remember(store, kata, found.path)
+    store.record(Event(kata.id, "resume", time.time(), file=str(found.path.resolve())))
+    return Started(found.path, None, resumed=True)
+
+
+def next_step(kata: Kata, p: practice.Progress, store: Store) -> str:
+    """What `kata next` advises for `kata`: "start" (never practised, or no file of it left), "reset" (redo from the
+    stub a kata passed before or looked up in the reference), or "watch" (carry on with its file: an attempt under
+    way, or a stub nobody has touched yet)."""
+    if p.status == "new":
+        return "start"
+    path = file_of(kata, store)
+    if p.needs_redo or (p.opened_at is None and p.last_pass_at is not None):
+        try:
+            fresh = path is not None and path.read_text(encoding="utf-8") in (kata.stub(lang) for lang in i18n.LANGS)
+        except (OSError, UnicodeDecodeError):
+            fresh = False
+        return "watch" if fresh else "reset"
+    return "watch" if path is not None else "start"
 
 
 def current(store: Store) -> Kata | None:
@@ -181,7 +266,7 @@ def ever_passed(kata: Kata, store: Store) -> bool:
 def passed_file(kata: Kata, store: Store) -> Path | None:
     """The file of the latest passing check (what `reveal --diff` compares), if it is still there."""
     for event in reversed(store.events(kata.id, "check")):
-        if event.verdict == "pass" and event.file and Path(event.file).is_file():
+        if event.verdict == "pass" and event.file and Path(event.file).is_file() and declares(Path(event.file), kata):
             return Path(event.file)
     return None
 
@@ -197,24 +282,30 @@ class Target:
 
 
 def resolve_target(target: str | None, kata_id: str | None, store: Store, command: str = "check") -> Target:
-    """A kata id (its file, wherever kata wrote or last checked it), a path, or the current kata's file."""
+    """A kata id (its file: see `find`), a path, or the current kata's file; `--kata` names the kata outright.
+
+    An id fixes the kata whatever file it leads to (a scratch file checked with --kata has no `# kata:` line)."""
+    named = None  # the kata the command line or the current kata fixes, if any
+    note = ""
     if target is None:
         current_file = store.get(CURRENT_FILE)
         if not current_file:
             raise KataError(tr("No current kata. Run `kata start NAME` first, or give a kata id or a file: "
                                "`kata {command} gae`.", command=command))
         path = Path(current_file)
+        named = current(store)
     elif target.strip() in ("", "."):
         raise KataError(tr("Give a kata id or the path to your .py file: `kata {command} gae` or "
                            "`kata {command} path/to/gae.py`.", command=command))
     elif _looks_like_path(target):
         path = Path(target).expanduser()
     else:
-        kata = catalog.get(target)  # raises with a did-you-mean for unknown ids
-        path = file_of(kata, store)
-        if path is None:
+        named = catalog.get(target)  # raises with a did-you-mean for unknown ids
+        found = find(named, store)
+        if found is None:
             raise KataError(tr("No file for {id} yet: run `kata start {id}` first, or give your file's path.",
-                               id=kata.id))
+                               id=named.id))
+        path, note = found.path, found_note(named, found, command)
     if path.is_dir():
         raise KataError(tr("{path} is a directory; give the path to your .py file.", path=path))
     if not path.exists():
@@ -222,18 +313,36 @@ def resolve_target(target: str | None, kata_id: str | None, store: Store, comman
     declared = _declared(path)
     if kata_id:
         kata = catalog.get(kata_id)
-        note = ""
         if declared and catalog.find(declared) not in (None, kata):
-            note = tr("{file} says `# kata: {declared}`; checking it as {id} (--kata).", file=path.name,
-                      declared=declared, id=kata.id)
+            note = _join(note, tr("the header says {declared}; checking as {id}", declared=declared, id=kata.id))
         return Target(kata, path, note)
-    if declared:
-        return Target(catalog.get(declared), path)
+    if declared and (named is None or catalog.find(declared) is not named):
+        return Target(catalog.get(declared), path, note)  # the file's own line (for the current file: edited since)
+    if named is not None:
+        return Target(named, path, note)
     by_name = catalog.find(path.stem)
     if by_name is None:
         raise KataError(tr("Cannot tell which kata {file} is for: add `# kata: <id>` as its first line, or pass "
                            "`--kata ID`.", file=path.name))
-    return Target(by_name, path)
+    return Target(by_name, path, note)
+
+
+def _join(first: str, second: str) -> str:
+    return tr("{first}; {second}", first=first, second=second) if first else second
+
+
+def kata_for(target: str | None, kata_id: str | None, store: Store) -> Kata | None:
+    """Which kata a command line is about, without raising (for shell completion): --kata, the id typed, the
+    typed file's `# kata:` line or name, else the current kata."""
+    if kata_id:
+        return catalog.find(kata_id)
+    if target:
+        if not _looks_like_path(target):
+            return catalog.find(target)
+        path = Path(target).expanduser()
+        declared = _declared(path) if path.is_file() else None
+        return catalog.find(declared) if declared else catalog.find(path.stem)
+    return current(store)
 
 
 def _looks_like_path(target: str) -> bool:
@@ -282,6 +391,22 @@ def check_device(name: str) -> str:
     if name == "mps" and platform.system() != "Darwin":
         raise KataError(tr("--device mps was asked for, but MPS exists only on Apple computers."))
     return name
+
+
+def device_name(name: str) -> str:
+    """The device a check with --device `name` runs on, named without importing torch when torch is not loaded
+    yet (the rule of engine.resolve_device: CUDA, then MPS, else the CPU), for reports judged before torch loads."""
+    if name != "auto":
+        return name
+    if "torch" in sys.modules:  # loaded already (watch, interview): ask it
+        from checker.engine import resolve_device
+
+        return resolve_device("auto").type
+    if platform.system() == "Darwin":
+        return "mps" if platform.machine() == "arm64" else "cpu"
+    if _torch_cuda_version() is None or os.environ.get("CUDA_VISIBLE_DEVICES", "0").strip() in ("", "-1"):
+        return "cpu"
+    return "cuda" if Path("/dev/nvidiactl").exists() or Path("/proc/driver/nvidia/version").exists() else "cpu"
 
 
 def _torch_cuda_version() -> str | None:
@@ -336,11 +461,18 @@ def end_interview(store: Store, running: dict, outcome: str, now: float | None =
 
 def next_hint(kata: Kata, store: Store) -> tuple[int, str]:
     """The next hint on the ladder (the last one repeats), recorded in the history."""
+    number, text, _ = hint_step(kata, store)
+    return number, text
+
+
+def hint_step(kata: Kata, store: Store) -> tuple[int, str, bool]:
+    """The next hint on the ladder, recorded: (its number, its text, whether the ladder had already ended and
+    this is the last one again)."""
     taken = practice.progress(kata.id, store.events(kata.id)).hints
     hints = kata.hints
     index = min(taken, len(hints) - 1)
     store.record(Event(kata.id, "hint", time.time(), detail=str(index + 1)))
-    return index + 1, hints[index]
+    return index + 1, hints[index], taken >= len(hints)
 
 
 def reveal(kata: Kata, store: Store) -> str:

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from checker.codec import Opaque, TensorValue
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.results import Mismatch, Problem
 from checker.spec import Outcome, tolerance
 
@@ -134,9 +134,12 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
     if nonfinite.any():
         kind = "NaN" if torch.isnan(g[nonfinite]).any() else "inf"
         index = _index(nonfinite.nonzero()[0])
-        message = tr("{item} is {kind} where the expected value is finite", item=subject, kind=kind) if index == () else \
-            tr("{item} has {n} {kind} value(s) where the expected values are finite, first at {index}", item=subject,
-               n=int(nonfinite.sum()), kind=kind, index=index)
+        if index == ():
+            message = tr("{item} is {kind} where the expected value is finite", item=subject, kind=kind)
+        else:
+            message = plural(int(nonfinite.sum()), "{item} has {n} {kind} value where the expected value is finite, at {index}",
+                             "{item} has {n} {kind} values where the expected values are finite, first at {index}",
+                             item=subject, kind=kind, index=index)
         return [Problem("nonfinite", item, message, _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
     close = torch.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     if close.all():

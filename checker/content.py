@@ -187,14 +187,14 @@ def main(argv: list[str]) -> int:
                 if s != "current":
                     bad += 1
                     print(f"{folder.name.replace('_', '-')}: {s} {p}")
-        print(f"{bad} text(s) missing or stale in {lang}")
+        print(f"{bad} {'text' if bad == 1 else 'texts'} missing or stale in {lang}")
         return 1 if bad else 0
     if len(argv) < 2 or not (CONTENT_DIR / argv[1].replace("-", "_") / "kata.toml").is_file():
         print(f"no kata named {argv[1] if len(argv) > 1 else '?'!r}")
         return 2
     folder = CONTENT_DIR / argv[1].replace("-", "_")
     done = stamp(folder / f"{lang}.toml", folder / f"{SOURCE}.toml", argv[2:] or None)
-    print(f"stamped {len(done)} text(s) of {argv[1]} ({lang})")
+    print(f"stamped {len(done)} {'text' if len(done) == 1 else 'texts'} of {argv[1]} ({lang})")
     return 0
 
 

@@ -192,8 +192,13 @@ def next_hint(kata: Kata, path: Path | str | None, store: Store) -> RenderableTy
     written = drills.at(store, path) if path else None
     if written is not None and written.kata.id == kata.id:
         return hint(written, store)
-    number, text = commands.next_hint(kata, store)
-    return views.hint(kata, number, text)
+    number, text, again = commands.hint_step(kata, store)
+    if not again:
+        return views.hint(kata, number, text)
+    # Past the ladder's end: the last hint once more, said as such, and where to go from here.
+    return Group(Text(tr("The last hint ({n}/{n}) for {id}, again: ", n=number, id=kata.id), style="bold") + Text(text),
+                 views.say(tr("That was the last hint. `kata reveal {id}` shows the reference solution (it is recorded).",
+                              id=kata.id)))
 
 
 # ---------------------------------------------------------------- giving up

@@ -14,6 +14,8 @@ One definition of progress serves every view (list, stats, next, interview, the 
 - A kata's status is the best it has reached: *mastered* (a clean pass), *passed* (a helped pass),
   *revealed* (saw the reference, never passed), *attempted* (started or checked), *new*.
 - The hint ladder restarts with each attempt.
+- A new attempt (a reset, `start --force`) keeps the status earned: a passed kata being redone is still
+  passed everywhere; `kata next` says it is being redone.
 """
 from __future__ import annotations
 
@@ -63,6 +65,7 @@ class Progress:
     opened_at: float | None = None  # when the open attempt opened (None: no attempt open)
     revealed_at: float | None = None  # when the open attempt looked at the reference (None: it did not)
     hints: int = 0  # hints taken in the current attempt: where the ladder stands
+    attempt_checks: int = 0  # full checks since the open attempt opened (0: its stub is untouched by a check)
 
     @property
     def mastered(self) -> bool:
@@ -87,14 +90,14 @@ def progress(kata_id: str, events: list[Event]) -> Progress:
     open_attempt = bool(mine)  # a kata checked or revealed before any start still has an attempt going
     hinted = False
     revealed_at = None
-    hints = 0
+    hints = attempt_checks = 0
     clean, best, passed, ever_revealed = 0, None, False, False
     last_pass = last_verdict = None
     checks = fails = 0
     watch: dict[str, bool] = {}  # watch session -> passed
     for e in mine:
         if e.kind in OPENS_ATTEMPT and e.verdict is None:  # an interview's closing event has a verdict
-            opened, open_attempt, hinted, revealed_at, hints = e.at, True, False, None, 0
+            opened, open_attempt, hinted, revealed_at, hints, attempt_checks = e.at, True, False, None, 0, 0
         elif e.kind == "hint":
             hinted, hints = True, hints + 1
         elif e.kind == "reveal":
@@ -109,20 +112,22 @@ def progress(kata_id: str, events: list[Event]) -> Progress:
             else:
                 watch[session] = watch.get(session, False) or e.verdict == "pass"
             last_verdict = e.verdict
+            attempt_checks += 1
             if e.verdict == "pass":
                 passed, last_pass = True, e.at
                 if open_attempt:
                     if opened is not None and revealed_at is None:
                         best = e.at - opened if best is None else min(best, e.at - opened)
                     clean += not (hinted or revealed_at is not None)
-                    opened, open_attempt, revealed_at = None, False, None
+                    opened, open_attempt, revealed_at, attempt_checks = None, False, None, 0
     checks += len(watch)
     fails += sum(not ok for ok in watch.values())
     status = ("mastered" if clean else "passed" if passed else "revealed" if ever_revealed
               else "attempted" if mine and any(e.kind != "followup" for e in mine) else "new")
     return Progress(kata=kata_id, status=status, checks=checks, fails=fails, clean_passes=clean, best_seconds=best,
                     last_at=mine[-1].at if mine else None, last_pass_at=last_pass, last_verdict=last_verdict,
-                    opened_at=opened if open_attempt else None, revealed_at=revealed_at, hints=hints)
+                    opened_at=opened if open_attempt else None, revealed_at=revealed_at, hints=hints,
+                    attempt_checks=attempt_checks if opened is not None and open_attempt else 0)
 
 
 def progress_all(events: list[Event]) -> dict[str, Progress]:
@@ -183,6 +188,12 @@ def _suggestion(kata: Kata, p: Progress, now: float, index: int) -> Suggestion:
     if p.needs_redo:
         return Suggestion(kata, 0, p.revealed_at, tr("you looked at the reference {when} and have not passed it on "
                                                      "your own since", when=ago(p.revealed_at, now)))
+    if p.opened_at is not None and p.last_pass_at is not None:  # a redo (reset, start --force) of a kata passed before
+        if p.attempt_checks == 0:
+            return Suggestion(kata, 1, p.last_at, tr("passed before; redoing it from the stub (since {when})",
+                                                     when=ago(p.opened_at, now)))
+        return Suggestion(kata, 1, p.last_at, tr("passed before; redoing it, and your last check failed ({when})",
+                                                 when=ago(p.last_at, now)))
     if p.opened_at is not None or p.last_pass_at is None:
         if p.last_verdict not in (None, "pass"):
             return Suggestion(kata, 1, p.last_at, tr("your last check failed ({when}; {fails} of {checks} checks "

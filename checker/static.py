@@ -74,7 +74,7 @@ def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Fi
         close = difflib.get_close_matches(entry, defined, n=1, cutoff=0.6)
         listing = ", ".join(defined) if defined else tr("nothing at the top level")
         hint = tr(" Did you mean '{close}'? Rename it to '{entry}'.", close=close[0], entry=entry) if close else ""
-        return Finding("error", tr("{file} does not define '{entry}'. It defines: {listing}.", file=filename, entry=entry,
+        return Finding("error", tr("{file} does not define '{entry}' (it defines {listing}).", file=filename, entry=entry,
                                    listing=listing) + hint)
     return None
 

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from checker import catalog, practice
 from checker.catalog import Kata
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.state import Event
 
 STATUS_STYLE = {"new": "dim", "attempted": "yellow", "revealed": "magenta", "passed": "green", "mastered": "bold green"}
@@ -105,7 +105,7 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     o = practice.overview(events)
     foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
                 style="bold")
-    foot.append(" " + practice.legend(), style="dim")
+    foot.append(tr(" {legend}", legend=practice.legend()), style="dim")  # Chinese: no space after 。
     return Group(out, foot)
 
 
@@ -160,7 +160,7 @@ def stats(events: list[Event], now: float | None = None) -> RenderableType:
                       str(row.mastered), str(row.revealed), str(row.checks))
     days = practice.streak(events, now)
     parts: list[RenderableType] = [table, Text(practice.legend(), style="dim"),
-                                   Text(tr("streak: {n} day(s) in a row with a check", n=days))]
+                                   Text(plural(days, "streak: {n} day in a row with a check", "streak: {n} days in a row with a check"))]
     interviews = [e for e in events if e.kind == "interview" and e.verdict is not None]
     if interviews:
         passed = [e for e in interviews if e.verdict == "pass"]

@@ -35,7 +35,7 @@ from rich.text import Text
 from checker import commands
 from checker.catalog import Kata
 from checker.errors import KATA_FAILED, OK, KataError
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.state import Store
 
 POLL_SECONDS = 0.25  # the stat poll: the longest a save can go unnoticed without file events
@@ -625,8 +625,8 @@ def interview(store: Store, console: Console, *, minutes: float = 30.0, topic: s
     outcome = watcher.run()
     took = commands.end_interview(store, running, outcome)
     used = practice.interview_summary(store.events(kata.id), running["id"])
-    helped = tr("{hints} hint(s), {reveals} reveal(s), {checks} check(s)", hints=used["hint"], reveals=used["reveal"],
-                checks=used["check"])
+    helped = tr("{hints}, {reveals}, {checks}", hints=plural(used["hint"], "{n} hint", "{n} hints"),
+                reveals=plural(used["reveal"], "{n} reveal", "{n} reveals"), checks=plural(used["check"], "{n} check", "{n} checks"))
     if outcome == "pass":
         console.print(Text(tr("Passed {id} in {time} ({helped}).", id=kata.id, time=practice.duration(took), helped=helped),
                            style="bold green"))

@@ -164,7 +164,8 @@ def test_hints_climb_the_ladder_then_repeat_the_last(workdir):
     seen = [runner.invoke(cli.app, ["hint", "gae"]).output for _ in range(len(gae.hints) + 1)]
     for number, text in enumerate(gae.hints, start=1):
         assert f"Hint {number}/{len(gae.hints)}" in seen[number - 1]
-    assert f"Hint {len(gae.hints)}/" in seen[-1]
+    n = len(gae.hints)  # past the end: the last hint again, said as such, and where to go from here
+    assert f"The last hint ({n}/{n})" in seen[-1] and "kata reveal gae" in seen[-1] and f"Hint {n}/" not in seen[-1]
 
 
 def test_reveal_shows_the_reference_and_records_it(workdir):

@@ -52,7 +52,7 @@ def test_pictures_read_without_colour():
     """The differing cells carry their own glyphs: +/- in the mask difference, ✗ in rows and timelines."""
     mask = render(CASES["mask_offset"]())
     assert "0 ·---···" in mask and "3 ····---" in mask  # the missing offset, row by row
-    assert "shifted 3 column(s) to the left" in mask
+    assert "shifted 3 columns to the left" in mask
     assert "every difference lies on one diagonal: j = i" in render(CASES["mask_batched_diagonal"]())
     assert "transposed" in render(CASES["mask_transposed"]())
     weights = render(CASES["attention_weights"]())

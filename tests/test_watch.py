@@ -405,7 +405,7 @@ def test_kata_interview_in_a_terminal_records_the_time_to_pass(tmp_path, kata_ho
         term.type("h")
         term.expect(r"Hint 1/")
         (tmp_path / kata.filename).write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
-        term.expect(rf"Passed {kata.id} in \d+s \(1 hint\(s\), 0 reveal\(s\), 1 check\(s\)\)")
+        term.expect(rf"Passed {kata.id} in \d+s \(1 hint, 0 reveals, 1 check\)")
         term.expect(r"Follow-up questions on")
         term.expect(r"Press a for the model answers")
         term.type("a")

@@ -13,7 +13,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from checker.i18n import tr
+from checker.i18n import plural, tr
 
 from checker.render.values import (
     at, broadcast_at, broadcastable, differs, index_text, indices, input_info, num, nums, shape_of, tensor_inputs,
@@ -139,8 +139,8 @@ def _patterns(exp: Any, got: Any, diffs: list[tuple[int, int]]) -> list[str]:
         return []
     lines = []
     extra = sum(1 for i, j in diffs if got[i][j])
-    lines.append(tr("{extra} cell(s) True only in yours, {missing} True only in the expected mask", extra=extra,
-                    missing=len(diffs) - extra))
+    lines.append(plural(extra, "{n} cell True only in yours, {missing} True only in the expected mask",
+                        "{n} cells True only in yours, {missing} True only in the expected mask", missing=len(diffs) - extra))
     offsets = {j - i for i, j in diffs}
     if len(offsets) == 1:
         d = offsets.pop()
@@ -149,11 +149,13 @@ def _patterns(exp: Any, got: Any, diffs: list[tuple[int, int]]) -> list[str]:
     else:
         shift = _shift(exp, got, diffs)
         if shift > 0:
-            lines.append(tr("yours looks like the expected mask shifted {n} column(s) to the left: an offset of {n} "
-                            "missing or extra?", n=shift))
+            lines.append(plural(shift, "yours looks like the expected mask shifted {n} column to the left: an offset of {n} "
+                                "missing or extra?", "yours looks like the expected mask shifted {n} columns to the left: an "
+                                "offset of {n} missing or extra?"))
         elif shift < 0:
-            lines.append(tr("yours looks like the expected mask shifted {n} column(s) to the right: an offset of {n} "
-                            "missing or extra?", n=-shift))
+            lines.append(plural(-shift, "yours looks like the expected mask shifted {n} column to the right: an offset of {n} "
+                                "missing or extra?", "yours looks like the expected mask shifted {n} columns to the right: an "
+                                "offset of {n} missing or extra?"))
     R, C = len(exp), len(exp[0])
     if R == C and R > 1 and all(got[i][j] == exp[j][i] for i in range(R) for j in range(C)):
         lines.append(tr("yours is the expected mask transposed (upper vs lower triangle?)"))

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from checker import spec as spec_api
 from checker.codec import TensorValue
 from checker.compare import compare_values, split_outputs
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.results import Problem
 from checker.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint, uniform
@@ -199,14 +199,15 @@ def _judge_ties(kata, case, have: dict) -> list[Problem]:
     experts = have["experts"].data.numpy()
     outside = ((experts < 0) | (experts >= E)).any(-1)
     if outside.any():
-        return [_rows("experts", tr("experts has indices outside [0, {E}) in {n} row(s), first in row {row}",
-                                    E=E, n=int(outside.sum()), row=_first(outside)))]
+        return [_rows("experts", plural(int(outside.sum()), "experts has indices outside [0, {E}) in {n} row: row {row}",
+                                        "experts has indices outside [0, {E}) in {n} rows, first in row {row}",
+                                        E=E, row=_first(outside)))]
     ordered = np.sort(experts, axis=-1)
     repeated = (ordered[:, 1:] == ordered[:, :-1]).any(-1)
     if repeated.any():
-        return [_rows("experts", tr("experts names the same expert twice in {n} row(s), first in row {row}: "
-                                    "each token's k experts are distinct", n=int(repeated.sum()),
-                                    row=_first(repeated)))]
+        return [_rows("experts", plural(int(repeated.sum()), "experts names the same expert twice in {n} row: row {row}; "
+                                        "each token's k experts are distinct", "experts names the same expert twice in {n} "
+                                        "rows, first in row {row}: each token's k experts are distinct", row=_first(repeated)))]
     tol = _tie_tolerance(dtype)
     chosen = np.take_along_axis(p, experts, axis=-1)  # (T, k)
     picked = np.zeros((T, E), dtype=bool)
@@ -217,16 +218,18 @@ def _judge_ties(kata, case, have: dict) -> list[Problem]:
         missed = chosen.min(-1) < rest.max(-1) - tol
         if missed.any():
             row = _first(missed)
-            problems.append(_rows("experts", tr(
-                "experts is not a top-{k} set in {n} row(s): in row {row}, expert {out} (p = {p_out}) is left out "
-                "but expert {kept} (p = {p_kept}) is chosen", k=k, n=int(missed.sum()), row=row,
+            problems.append(_rows("experts", plural(
+                int(missed.sum()), "experts is not a top-{k} set in {n} row: in row {row}, expert {out} (p = {p_out}) is "
+                "left out but expert {kept} (p = {p_kept}) is chosen", "experts is not a top-{k} set in {n} rows: in row "
+                "{row}, expert {out} (p = {p_out}) is left out but expert {kept} (p = {p_kept}) is chosen", k=k, row=row,
                 out=int(rest[row].argmax()), p_out=f"{rest[row].max():.6g}", kept=int(experts[row, chosen[row].argmin()]),
                 p_kept=f"{chosen[row].min():.6g}")))
     unordered = (chosen[:, 1:] > chosen[:, :-1] + tol).any(-1)
     if unordered.any():
-        problems.append(_rows("experts", tr(
-            "experts are not in non-increasing probability in {n} row(s), first in row {row}: the most probable "
-            "expert comes first", n=int(unordered.sum()), row=_first(unordered))))
+        problems.append(_rows("experts", plural(
+            int(unordered.sum()), "experts are not in non-increasing probability in {n} row: row {row}; the most "
+            "probable expert comes first", "experts are not in non-increasing probability in {n} rows, first in row "
+            "{row}: the most probable expert comes first", row=_first(unordered))))
     if problems:
         return problems
     spec = sys.modules[kata.spec_module]

@@ -14,7 +14,7 @@ import struct
 from dataclasses import dataclass
 
 from checker import i18n
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
 
 F32 = (1e-4, 1e-5)
@@ -72,8 +72,9 @@ def values_problem(item, expected, got, rtol=0.0, atol=0.0, kind="values") -> Pr
                      "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
                      "as torch.tensor(gamma) made in the default float32)", item=item, share=f"{m.max_abs / scale:.1e}")
     elif kind == "nonfinite":
-        message = tr("{item} has {n} {kind} value(s) where the expected values are finite, first at {index}", item=item,
-                     n=m.mismatched, kind="NaN", index=m.first[0][0])
+        message = plural(m.mismatched, "{item} has {n} {kind} value where the expected value is finite, at {index}",
+                         "{item} has {n} {kind} values where the expected values are finite, first at {index}", item=item,
+                         kind="NaN", index=m.first[0][0])
     elif rtol == 0 and atol == 0:
         message = tr("{item} differs in {n} of {total} places", item=item, n=m.mismatched, total=m.total)
     else:
