@@ -243,8 +243,6 @@ def make_app() -> typer.Typer:
 
     @app.command(help=tr("The next hint, from a nudge to the key line, one per call. Example: kata hint gae"))
     def hint(name: KataName = None) -> None:
-        from checker import views
-
         from checker import drilling
 
         store = _store()
