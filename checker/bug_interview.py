@@ -14,7 +14,7 @@ from rich.text import Text
 from checker import drilling, drills, practice
 from checker.catalog import Kata
 from checker.errors import KATA_FAILED, OK, KataError
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.state import INTERVIEW, Event, Store
 
 
@@ -65,8 +65,10 @@ def run(store: Store, console: Console, *, minutes: float = 30.0, topic: str | N
     if (store.interview() or {}).get("id") == running["id"]:
         store.delete(INTERVIEW)
     mine = [e for e in store.events(kata.id) if e.session == running["id"]]
-    helped = tr("{hints} hint(s), {reveals} reveal(s), {checks} check(s)", hints=sum(e.kind == drills.HINT for e in mine),
-                reveals=sum(e.kind == drills.REVEAL for e in mine), checks=sum(e.kind == drills.CHECK for e in mine))
+    count = {kind: sum(e.kind == kind for e in mine) for kind in (drills.HINT, drills.REVEAL, drills.CHECK)}
+    helped = tr("{hints}, {reveals}, {checks}", hints=plural(count[drills.HINT], "{n} hint", "{n} hints"),
+                reveals=plural(count[drills.REVEAL], "{n} reveal", "{n} reveals"),
+                checks=plural(count[drills.CHECK], "{n} check", "{n} checks"))
     if outcome == "pass":
         label = kata.text().mistakes[written.key].label
         console.print(Text(tr("Fixed in {time} ({helped}): {label}", time=practice.duration(took), helped=helped,

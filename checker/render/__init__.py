@@ -344,7 +344,7 @@ def error_text(case: CaseResult) -> Text:
 
 
 def _without_last_line(traceback: str, said: str) -> str:
-    """A traceback ends with the exception's own line(s), which the message above already shows, perhaps
+    """A traceback ends with the exception's own lines, which the message above already shows, perhaps
     with a hint added to its end ("… overflow — a constant too large for …"): drop them once."""
     lines = traceback.rstrip("\n").splitlines()
     own = [line.strip() for line in said.strip().splitlines()]
