@@ -197,3 +197,29 @@ def test_the_leak_grid_marks_the_masked_positions_that_contribute():
     assert grid[0] == "masked positions that change the loss (✗), first at (1, 2):"
     assert grid[1:3] == ["   0 ■■·", "   1 ■·✗"]
     assert leak_grid(m, grad * m) is None
+
+
+def test_kl_estimators_backward_includes_kl_mean():
+    """The call hook differentiates (kl·probe).sum() + kl_mean: a kl_mean cut off the graph is seen."""
+    kata = catalog.get("kl-estimators")
+    case = next(c for c in _cases("kl-estimators") if c.name == "k1_no_mask")
+    out = _outcome("kl-estimators", reference_of(kata), case)
+    probe = case.inputs.probe.double()
+    n = probe.numel()
+    # k1 = logp - ref: d/dlogp of (k1·probe).sum() + mean(k1) = probe + 1/n
+    assert torch.allclose(out.extras["grad of log_probs"].data.double(), probe + 1.0 / n, atol=1e-6)
+    detached = next(m.fn for m in spec_of("kl-estimators").MISTAKES if m.key == "kl_mean_detached")
+    assert _wrong("kl-estimators", case, out, _outcome("kl-estimators", detached, case))
+
+
+def test_kl_estimators_masked_positions_must_be_exactly_zero():
+    kata = catalog.get("kl-estimators")
+    spec = spec_of("kl-estimators")
+    case = next(c for c in _cases("kl-estimators") if c.name == "k3_padding_15_nats")
+    want = _outcome("kl-estimators", reference_of(kata), case)
+    tiny = roundtrip(spec_api.Outcome((want.value[0].data + 1e-30 * ~case.inputs.args["mask"].bool(), want.value[1].data),
+                                      dict((k, v.data) for k, v in want.extras.items())))
+    problems = spec.compare(kata, case, [want], tiny)
+    assert problems and problems[0].item == "kl" and problems[0].message.startswith("kl is not exactly 0 at ")
+    assert "■" in problems[0].message and "✗" in problems[0].message
+    assert spec.compare(kata, case, [want], want) == []

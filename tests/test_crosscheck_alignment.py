@@ -16,6 +16,8 @@ value: |got − want| / max(1, |want|); gradient: max |got − want| / max(1, ma
 | loss-agg token-mean vs TRL `bnpo` (all-masked included: both 0) | 53 | 0 | 0 | 0 | 0 |
 | loss-agg seq-mean-token-mean vs TRL `grpo` (rows with no valid token: TRL's counts them, checked apart) | 48 | 0 | 0 | 0 | 0 |
 | loss-agg seq-mean-token-sum-norm / B vs TRL `dr_grpo` (loss_scale_factor None) | 38 | 1.5e-08 | 2.5e-09 | 0 | 0 |
+| kl-estimators vs verl `kl_penalty_forward` k1/k2/k3 (clamps ±20 / ≤ 10; kl and kl_mean; grad of (kl·probe).sum() + kl_mean) | 198 | 7.2e-08 | 0 | 1.1e-16 | 0 |
+| kl-estimators vs OpenRLHF `compute_approx_kl` k1/k2/k3 (float32 inside, clamp ±10) | 198 | 5.4e-07 | 8.2e-07 | 5.4e-07 (its float32) | 8.2e-07 |
 """
 from __future__ import annotations
 
@@ -172,3 +174,66 @@ def test_loss_agg_agrees_with_trl_where_their_conventions_meet():
             worst.add(args["loss_mat"].dtype, want, (value, grad))
         print(f"TRL {loss_type}: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
         assert worst.n >= 20 and worst.within(5e-7, 1e-12), loss_type
+
+
+# ---------------------------------------------------------------- kl-estimators
+
+
+def verl_kl_penalty_forward(logprob, ref_logprob, kl_penalty):
+    """verl/trainer/ppo/core_algos.py::kl_penalty_forward (read from GitHub), the three estimators."""
+    if kl_penalty in ("kl", "k1"):
+        return logprob - ref_logprob
+    if kl_penalty in ("mse", "k2"):
+        return 0.5 * (logprob - ref_logprob).square()
+    if kl_penalty in ("low_var_kl", "k3"):
+        kl = ref_logprob - logprob
+        kl = torch.clamp(kl, min=-20, max=20)
+        ratio = torch.exp(kl)
+        kld = (ratio - kl - 1).contiguous()
+        return torch.clamp(kld, min=-10, max=10)
+    raise NotImplementedError
+
+
+def openrlhf_compute_approx_kl(log_probs, log_probs_base, kl_estimator="k1"):
+    """openrlhf/models/utils.py::compute_approx_kl (read from GitHub): float32 inside, every estimator clamped to ±10."""
+    if kl_estimator == "k1":
+        log_ratio = log_probs.float() - log_probs_base.float()
+    if kl_estimator == "k2":
+        log_ratio = log_probs.float() - log_probs_base.float()
+        log_ratio = log_ratio**2 / 2.0
+    if kl_estimator == "k3":
+        log_ratio = log_probs.float() - log_probs_base.float()
+        log_ratio = -log_ratio
+        log_ratio = log_ratio.exp() - 1 - log_ratio
+    log_ratio = log_ratio.clamp(min=-10, max=10)
+    return log_ratio
+
+
+def _kl_library(per_token):
+    """The libraries' per-token estimate, masked and averaged as their callers do (x·mask, masked_mean)."""
+    def kl_estimate(log_probs, ref_log_probs, kind="k3", mask=None):
+        kl = per_token(log_probs, ref_log_probs, kind).to(log_probs.dtype)
+        m = torch.ones_like(kl) if mask is None else mask.to(kl.dtype)
+        kl = kl * m
+        return kl, kl.sum() / m.sum()
+    return kl_estimate
+
+
+def _kl_objective(fn, case):
+    args = dict(case.inputs.args)
+    leaf = args["log_probs"].clone().requires_grad_(True)
+    kl, kl_mean = fn(**{**args, "log_probs": leaf})
+    ((kl * case.inputs.probe.to(kl.dtype)).sum() + kl_mean).backward()
+    return torch.cat([kl.detach().double().reshape(-1), kl_mean.detach().double().reshape(1)]), leaf.grad.double()
+
+
+@pytest.mark.parametrize("library", ["verl", "openrlhf"])
+def test_kl_estimators_agree_with_the_libraries(library):
+    per_token = verl_kl_penalty_forward if library == "verl" else openrlhf_compute_approx_kl
+    theirs, reference, worst = _kl_library(per_token), _reference("kl-estimators"), Worst()
+    for case in _cases("kl-estimators"):
+        dtype = case.inputs.args["log_probs"].dtype
+        worst.add(dtype, _kl_objective(theirs, case), _kl_objective(reference, case))
+    print(f"{library}: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
+    float64 = 1e-12 if library == "verl" else 1e-6  # OpenRLHF computes in float32 whatever the inputs
+    assert worst.n >= 190 and worst.within(1e-6, float64)

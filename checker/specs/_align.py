@@ -144,16 +144,18 @@ def explain_aggregation(problems: list, item: str, table: str) -> list:
 # ---------------------------------------------------------------- which masked position leaked
 
 
-def leak_grid(mask: torch.Tensor, contribution: torch.Tensor, max_cols: int = 48, max_rows: int = 8) -> str | None:
+def leak_grid(mask: torch.Tensor, contribution: torch.Tensor, header: Any = None, max_cols: int = 48,
+              max_rows: int = 8) -> str | None:
     """Rows of the mask as ■ (valid) and · (masked), with ✗ where a masked position still contributes
-    (a nonzero gradient or output); None when nothing masked leaked."""
+    (a nonzero gradient or output); None when nothing masked leaked. header(index) is the first line."""
     m = mask.bool().reshape(-1, mask.shape[-1])
     c = contribution.reshape(-1, contribution.shape[-1]) != 0
     leaked = ~m & c
     if not leaked.any():
         return None
     first = leaked.nonzero()[0].tolist()
-    lines = [tr("masked positions that change the loss (✗), first at {index}:", index=tuple(first))]
+    lines = [header(tuple(first)) if header is not None else
+             tr("masked positions that change the loss (✗), first at {index}:", index=tuple(first))]
     R, T = m.shape
     for r in range(min(R, max_rows)):
         cells = "".join("✗" if leaked[r, t] else ("■" if m[r, t] else "·") for t in range(min(T, max_cols)))
