@@ -18,6 +18,8 @@ value: |got − want| / max(1, |want|); gradient: max |got − want| / max(1, ma
 | loss-agg seq-mean-token-sum-norm / B vs TRL `dr_grpo` (loss_scale_factor None) | 38 | 1.5e-08 | 2.5e-09 | 0 | 0 |
 | kl-estimators vs verl `kl_penalty_forward` k1/k2/k3 (clamps ±20 / ≤ 10; kl and kl_mean; grad of (kl·probe).sum() + kl_mean) | 198 | 7.2e-08 | 0 | 1.1e-16 | 0 |
 | kl-estimators vs OpenRLHF `compute_approx_kl` k1/k2/k3 (float32 inside, clamp ±10) | 198 | 5.4e-07 | 8.2e-07 | 5.4e-07 (its float32) | 8.2e-07 |
+| dapo-loss vs verl `compute_policy_loss_vanilla` + `agg_loss` token-mean (clip_ratio_c off / 3 / 10) | 204 | 0 | 0 | 0 | 0 |
+| dapo-loss vs TRL `dapo` (cases without the dual clip, which TRL lacks) | 131 | 0 | 0 | 0 | 0 |
 """
 from __future__ import annotations
 
@@ -237,3 +239,72 @@ def test_kl_estimators_agree_with_the_libraries(library):
     print(f"{library}: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
     float64 = 1e-12 if library == "verl" else 1e-6  # OpenRLHF computes in float32 whatever the inputs
     assert worst.n >= 190 and worst.within(1e-6, float64)
+
+
+# ---------------------------------------------------------------- dapo-loss
+
+
+def verl_compute_policy_loss_vanilla(old_log_prob, log_prob, advantages, response_mask, clip_ratio_low,
+                                     clip_ratio_high, clip_ratio_c, loss_agg_mode="token-mean"):
+    """verl/trainer/ppo/core_algos.py::compute_policy_loss_vanilla (read from GitHub), config fields as arguments;
+    verl always applies the dual clip (clip_ratio_c = 3 by default): None here skips it, as the contract's None."""
+    negative_approx_kl = log_prob - old_log_prob
+    negative_approx_kl = torch.clamp(negative_approx_kl, min=-20.0, max=20.0)
+    ratio = torch.exp(negative_approx_kl)
+    pg_losses1 = -advantages * ratio
+    pg_losses2 = -advantages * torch.clamp(ratio, 1 - clip_ratio_low, 1 + clip_ratio_high)
+    clip_pg_losses1 = torch.maximum(pg_losses1, pg_losses2)
+    if clip_ratio_c is None:
+        pg_losses = clip_pg_losses1
+    else:
+        pg_losses3 = -advantages * clip_ratio_c
+        clip_pg_losses2 = torch.min(pg_losses3, clip_pg_losses1)
+        pg_losses = torch.where(advantages < 0, clip_pg_losses2, clip_pg_losses1)
+    return verl_agg_loss(loss_mat=pg_losses, loss_mask=response_mask, loss_agg_mode=loss_agg_mode)
+
+
+def trl_dapo(old_per_token_logps, per_token_logps, advantages, mask, epsilon_low, epsilon_high):
+    """TRL 1.16 GRPOTrainer._compute_loss, loss_type="dapo", token-level sampling, beta 0, one process, no
+    accumulation: num_items_in_batch is the mask's sum."""
+    log_ratio = per_token_logps - old_per_token_logps
+    coef_1 = torch.exp(log_ratio)
+    coef_2 = torch.clamp(coef_1, 1 - epsilon_low, 1 + epsilon_high)
+    per_token_loss1 = coef_1 * advantages
+    per_token_loss2 = coef_2 * advantages
+    per_token_loss = -torch.min(per_token_loss1, per_token_loss2)
+    normalizer = mask.sum().clamp(min=1.0)
+    return (per_token_loss * mask).sum() / normalizer
+
+
+def _dapo_args(case):
+    a = dict(case.inputs.args)
+    adv = a["advantages"]
+    return (a["old_log_probs"], a["log_probs"], adv[:, None] if adv.dim() == 1 else adv,
+            a["response_mask"].to(a["log_probs"].dtype), a.get("clip_ratio_low", 0.2), a.get("clip_ratio_high", 0.28),
+            a.get("clip_ratio_c"))
+
+
+def test_dapo_loss_agrees_with_verl():
+    reference, worst = _reference("dapo-loss"), Worst()
+    for case in _cases("dapo-loss"):
+        old, new, adv, mask, low, high, c = _dapo_args(case)
+        theirs = _value_and_grad(lambda log_prob: verl_compute_policy_loss_vanilla(old, log_prob, adv, mask, low, high, c),
+                                 {"log_prob": new}, "log_prob")
+        worst.add(new.dtype, theirs, _value_and_grad(reference, dict(case.inputs.args), "log_probs"))
+    print(f"verl vanilla: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
+    assert worst.n >= 190 and worst.within(5e-7, 1e-9)
+
+
+def test_dapo_loss_agrees_with_trl_without_dual_clip():
+    source = _trl_source()
+    assert "per_token_loss = -torch.min(per_token_loss1, per_token_loss2)" in source
+    assert "coef_2 = torch.clamp(coef_1, 1 - self.epsilon_low, 1 + self.epsilon_high)" in source
+    reference, worst = _reference("dapo-loss"), Worst()
+    for case in _cases("dapo-loss"):
+        old, new, adv, mask, low, high, c = _dapo_args(case)
+        if c is not None:
+            continue  # TRL has no dual clip
+        theirs = _value_and_grad(lambda logps: trl_dapo(old, logps, adv, mask, low, high), {"logps": new}, "logps")
+        worst.add(new.dtype, theirs, _value_and_grad(reference, dict(case.inputs.args), "log_probs"))
+    print(f"TRL dapo: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
+    assert worst.n >= 120 and worst.within(5e-7, 1e-12)
