@@ -20,6 +20,8 @@ value: |got − want| / max(1, |want|); gradient: max |got − want| / max(1, ma
 | kl-estimators vs OpenRLHF `compute_approx_kl` k1/k2/k3 (float32 inside, clamp ±10) | 198 | 5.4e-07 | 8.2e-07 | 5.4e-07 (its float32) | 8.2e-07 |
 | dapo-loss vs verl `compute_policy_loss_vanilla` + `agg_loss` token-mean (clip_ratio_c off / 3 / 10) | 204 | 0 | 0 | 0 | 0 |
 | dapo-loss vs TRL `dapo` (cases without the dual clip, which TRL lacks) | 131 | 0 | 0 | 0 | 0 |
+| gspo-loss vs verl `compute_policy_loss_gspo` (GSPO-token, seq-mean-token-mean with verl's +1e-8) | 202 | 1.9e-07 | 1.5e-08 | 1.0e-08 | 6.3e-09 |
+| gspo-loss vs TRL sequence-level `grpo` | 202 | 1.9e-07 | 3.0e-08 | 1.8e-16 | 2.8e-17 |
 """
 from __future__ import annotations
 
@@ -308,3 +310,49 @@ def test_dapo_loss_agrees_with_trl_without_dual_clip():
         worst.add(new.dtype, theirs, _value_and_grad(reference, dict(case.inputs.args), "log_probs"))
     print(f"TRL dapo: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
     assert worst.n >= 120 and worst.within(5e-7, 1e-12)
+
+
+# ---------------------------------------------------------------- gspo-loss
+
+
+def verl_compute_policy_loss_gspo(old_log_prob, log_prob, advantages, response_mask, clip_ratio_low,
+                                  clip_ratio_high, loss_agg_mode="seq-mean-token-mean"):
+    """verl/trainer/ppo/core_algos.py::compute_policy_loss_gspo (read from GitHub): the GSPO-token form."""
+    negative_approx_kl = log_prob - old_log_prob
+    seq_lengths = torch.sum(response_mask, dim=-1).clamp(min=1)
+    negative_approx_kl_seq = torch.sum(negative_approx_kl * response_mask, dim=-1) / seq_lengths
+    log_seq_importance_ratio = log_prob - log_prob.detach() + negative_approx_kl_seq.detach().unsqueeze(-1)
+    log_seq_importance_ratio = torch.clamp(log_seq_importance_ratio, max=10.0)
+    seq_importance_ratio = torch.exp(log_seq_importance_ratio)
+    pg_losses1 = -advantages * seq_importance_ratio
+    pg_losses2 = -advantages * torch.clamp(seq_importance_ratio, 1 - clip_ratio_low, 1 + clip_ratio_high)
+    pg_losses = torch.maximum(pg_losses1, pg_losses2)
+    return verl_agg_loss(loss_mat=pg_losses, loss_mask=response_mask, loss_agg_mode=loss_agg_mode)
+
+
+def trl_gspo(old_per_token_logps, per_token_logps, advantages, mask, epsilon_low, epsilon_high):
+    """TRL 1.16 GRPOTrainer._compute_loss, importance_sampling_level="sequence", loss_type="grpo", beta 0."""
+    log_ratio = per_token_logps - old_per_token_logps
+    log_importance_weights = (log_ratio * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)
+    log_importance_weights = log_importance_weights.unsqueeze(-1)
+    coef_1 = torch.exp(log_importance_weights)
+    coef_2 = torch.clamp(coef_1, 1 - epsilon_low, 1 + epsilon_high)
+    per_token_loss = -torch.min(coef_1 * advantages, coef_2 * advantages)
+    return ((per_token_loss * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)).mean()
+
+
+@pytest.mark.parametrize("library", ["verl", "trl"])
+def test_gspo_loss_agrees_with_the_libraries(library):
+    if library == "trl":
+        assert "log_importance_weights = (log_ratio * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)" in _trl_source()
+    reference, worst = _reference("gspo-loss"), Worst()
+    for case in _cases("gspo-loss"):
+        a = case.inputs.args
+        old, new, adv = a["old_log_probs"], a["log_probs"], a["advantages"][:, None]
+        mask = a["response_mask"].to(new.dtype)
+        low, high = a.get("clip_ratio_low", 3e-4), a.get("clip_ratio_high", 4e-4)
+        fn = verl_compute_policy_loss_gspo if library == "verl" else trl_gspo
+        theirs = _value_and_grad(lambda lp: fn(old, lp, adv, mask, low, high), {"lp": new}, "lp")
+        worst.add(new.dtype, theirs, _value_and_grad(reference, dict(a), "log_probs"))
+    print(f"{library} gspo: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
+    assert worst.n >= 190 and worst.within(5e-7, 1e-7)
