@@ -1,7 +1,9 @@
 """The alignment family's references against the libraries people run.
 
 verl, OpenRLHF and open_clip do not install in the test environment (verl pulls Ray and vLLM), so their
-functions are transcribed here as written in their repositories, names adapted, and run on every case of
+functions are transcribed here as their repositories write them (verl's agg_loss and RLOO advantage checked
+against a stored copy of core_algos.py; newer verl versions also return 0 for a batch with no valid token),
+names adapted, and run on every case of
 every spec on two seeds; TRL 1.16 is installed, but its aggregations live inline in
 `GRPOTrainer._compute_loss`, so they are transcribed too (and the test checks that the installed source
 still says them). Where a library's convention differs from the contract (KATAS-alignment.md, decisions),
@@ -22,6 +24,8 @@ value: |got − want| / max(1, |want|); gradient: max |got − want| / max(1, ma
 | dapo-loss vs TRL `dapo` (cases without the dual clip, which TRL lacks) | 131 | 0 | 0 | 0 | 0 |
 | gspo-loss vs verl `compute_policy_loss_gspo` (GSPO-token, seq-mean-token-mean with verl's +1e-8) | 202 | 1.9e-07 | 1.5e-08 | 1.0e-08 | 6.3e-09 |
 | gspo-loss vs TRL sequence-level `grpo` | 202 | 1.9e-07 | 3.0e-08 | 1.8e-16 | 2.8e-17 |
+| rloo-loss advantages vs verl `compute_rloo_vectorized_outcome_advantage` (k = 1…8; absolute) | 206 | 2.4e-07 | — | 4.4e-16 | — |
+| rloo-loss advantages vs TRL 1.16 `RLOOTrainer` (absolute) | 206 | 0 | — | 0 | — |
 """
 from __future__ import annotations
 
@@ -356,3 +360,60 @@ def test_gspo_loss_agrees_with_the_libraries(library):
         worst.add(new.dtype, theirs, _value_and_grad(reference, dict(a), "log_probs"))
     print(f"{library} gspo: {worst.n} cases, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
     assert worst.n >= 190 and worst.within(5e-7, 1e-7)
+
+
+# ---------------------------------------------------------------- rloo-loss
+
+
+def verl_compute_rloo_vectorized_outcome_advantage(token_level_rewards, response_mask, index, epsilon=1e-6):
+    """verl/trainer/ppo/core_algos.py::compute_rloo_vectorized_outcome_advantage (read from GitHub)."""
+    scores = token_level_rewards.sum(dim=-1)
+    with torch.no_grad():
+        inv = torch.from_numpy(__import__("numpy").unique(index, return_inverse=True)[1]).to(scores.device)
+        c = torch.bincount(inv)[inv].to(scores.dtype)
+        adv = ((c * scores - torch.bincount(inv, weights=scores)[inv]) / (c - 1).clamp_min(1)) * (c > 1)
+        adv = adv.unsqueeze(-1) * response_mask
+    return adv, adv
+
+
+def trl_rloo_advantages(rewards, num_generations):
+    """TRL 1.16 RLOOTrainer._generate_and_score_completions, every completion scorable, no normalisation."""
+    grouped_rewards = rewards.view(-1, num_generations)
+    scorable_counts = (~torch.isnan(grouped_rewards)).sum(dim=1, keepdim=True)
+    grouped_sum = torch.nansum(grouped_rewards, dim=1, keepdim=True)
+    if num_generations > 1:
+        baselines = (grouped_sum - grouped_rewards) / (scorable_counts - 1)
+        baselines = baselines.view(-1)
+        advantages = rewards - baselines
+    else:
+        advantages = torch.zeros_like(rewards)
+    return torch.nan_to_num(advantages, nan=0.0)
+
+
+@pytest.mark.parametrize("library", ["verl", "trl"])
+def test_rloo_advantages_agree_with_the_libraries(library):
+    if library == "trl":
+        import trl.trainer.rloo_trainer as rloo
+
+        assert "baselines = (grouped_sum - grouped_rewards) / (scorable_counts - 1)" in inspect.getsource(rloo)
+    reference = _reference("rloo-loss")
+    worst_all = worst64 = 0.0
+    n = 0
+    for case in _cases("rloo-loss"):
+        a = case.inputs.args
+        r, k = a["rewards"], a["k"]
+        if library == "verl":
+            index = __import__("numpy").array([i // k for i in range(r.shape[0])])
+            # verl spreads the score over the response; one valid token at position 0 carries it here
+            token_rewards = torch.zeros(r.shape[0], 3, dtype=r.dtype)
+            token_rewards[:, 0] = r
+            theirs = verl_compute_rloo_vectorized_outcome_advantage(token_rewards, torch.ones_like(token_rewards), index)[0][:, 0]
+        else:
+            theirs = trl_rloo_advantages(r, k)
+        _, ours = reference(**a)
+        err = float((theirs.double() - ours.double()).abs().max())
+        worst_all, n = max(worst_all, err), n + 1
+        if r.dtype == torch.float64:
+            worst64 = max(worst64, err)
+    print(f"{library} rloo advantages: {n} cases, {worst_all:.1e} (abs) {worst64:.1e}")
+    assert n >= 190 and worst_all <= 1e-6 and worst64 <= 1e-12
