@@ -26,6 +26,7 @@ value: |got − want| / max(1, |want|); gradient: max |got − want| / max(1, ma
 | gspo-loss vs TRL sequence-level `grpo` | 202 | 1.9e-07 | 3.0e-08 | 1.8e-16 | 2.8e-17 |
 | rloo-loss advantages vs verl `compute_rloo_vectorized_outcome_advantage` (k = 1…8; absolute) | 206 | 2.4e-07 | — | 4.4e-16 | — |
 | rloo-loss advantages vs TRL 1.16 `RLOOTrainer` (absolute) | 206 | 0 | — | 0 | — |
+| clip-loss vs open_clip `ClipLoss` on `F.normalize`d features and `logit_scale.exp()` (each compared gradient) | 608 | 1.2e-07 | 3.9e-07 | 3.9e-16 | 3.6e-15 |
 """
 from __future__ import annotations
 
@@ -417,3 +418,32 @@ def test_rloo_advantages_agree_with_the_libraries(library):
             worst64 = max(worst64, err)
     print(f"{library} rloo advantages: {n} cases, {worst_all:.1e} (abs) {worst64:.1e}")
     assert n >= 190 and worst_all <= 1e-6 and worst64 <= 1e-12
+
+
+# ---------------------------------------------------------------- clip-loss
+
+
+def open_clip_loss(image_features, text_features, logit_scale):
+    """open_clip/loss.py::ClipLoss.forward, one process, no local-loss / gather options: it receives normalised
+    features and the exponentiated scale (decision 8)."""
+    import torch.nn.functional as F
+
+    logits_per_image = logit_scale * image_features @ text_features.T
+    logits_per_text = logit_scale * text_features @ image_features.T
+    labels = torch.arange(logits_per_image.shape[0], device=image_features.device, dtype=torch.long)
+    return (F.cross_entropy(logits_per_image, labels) + F.cross_entropy(logits_per_text, labels)) / 2
+
+
+def test_clip_loss_agrees_with_open_clip():
+    import torch.nn.functional as F
+
+    reference, worst = _reference("clip-loss"), Worst()
+    for case in _cases("clip-loss"):
+        a = case.inputs.args
+        for name in case.inputs.grad_of:
+            def theirs(**args):
+                return open_clip_loss(F.normalize(args["image_embeds"], dim=-1), F.normalize(args["text_embeds"], dim=-1),
+                                      args["logit_scale"].exp())
+            worst.add(a["image_embeds"].dtype, _value_and_grad(theirs, dict(a), name), _value_and_grad(reference, dict(a), name))
+    print(f"open_clip: {worst.n} items, {worst.value:.1e} {worst.grad:.1e} {worst.value64:.1e} {worst.grad64:.1e}")
+    assert worst.n >= 400 and worst.within(2e-5, 1e-12)
