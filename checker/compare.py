@@ -13,7 +13,7 @@ import torch
 from checker.codec import Opaque, TensorValue
 from checker.i18n import plural, tr
 from checker.results import Mismatch, Problem
-from checker.spec import Outcome, tolerance
+from checker.spec import Outcome, raised_problems, tolerance
 
 SMALL = 4096  # tensors up to this many elements travel to the report in full
 FIRST_MISMATCHES = 5
@@ -68,6 +68,8 @@ def split_outputs(kata: Any, value: Any) -> tuple[dict[str, Any] | None, list[Pr
 
 
 def compare_outcome(kata: Any, spec: Any, case: Any, expected: Outcome, got: Outcome) -> list[Problem]:
+    if getattr(case.inputs, "raises", None) is not None:  # a case about raising: what the call did is the answer
+        return raised_problems(case, expected, got)
     want, problems = split_outputs(kata, expected.value)
     assert want is not None, f"the reference's output for {kata.id} does not fit its declaration: {problems}"
     have, problems = split_outputs(kata, got.value)

@@ -39,7 +39,7 @@ class Mismatch:
 class Problem:
     """One thing wrong with one item of the learner's output (or with the run itself)."""
 
-    kind: str  # type | structure | shape | dtype | device | nonfinite | values | inplace | params | rule
+    kind: str  # type | structure | shape | dtype | device | nonfinite | values | inplace | params | rule | raises
     item: str  # "returns", "grad of x", "input rewards"; "" for the whole output
     message: str  # one sentence in the learner's terms
     mismatch: Mismatch | None = None

@@ -60,6 +60,8 @@ class Inputs:
     show: dict[str, Any] = field(default_factory=dict)  # scalars the report shows (gamma, eps, …)
     tol: tuple[float, float] | None = None  # this case's (rtol, atol), overriding the table
     simulate: str | None = None  # "cuda" / "meta": run as if every tensor lived there (checker/devices.py)
+    raises: str | None = None  # the builtin exception the contract demands for these inputs ("ValueError"): the
+    #                            outcome is then what the call did, in words (see `expect_raise`); `show` says why
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,8 @@ def simulated_device(inputs: Inputs, track_device: bool = False) -> str | None:
 
 def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcome:
     args = {name: place(value, device) for name, value in inputs.args.items()}
+    if inputs.raises is not None:
+        return Outcome(expect_raise(lambda: entry(**args), inputs.raises), {}, args)
     for name in inputs.grad_of:
         args[name] = args[name].detach().requires_grad_(True)
     module = None
@@ -229,6 +233,47 @@ def gradients(value: Any, args: dict, inputs: Inputs, module: Any, device: torch
     if module is not None:
         extras.update({f"grad of {n}": p.grad for n, p in module.named_parameters()})
     return extras
+
+
+# ---------------------------------------------------------------- cases that expect an error
+
+RAISED = "raised "  # what an expected-error case's outcome starts with when the call raised
+RETURNED = "returned a value"
+
+
+def expect_raise(run: Callable[[], Any], error: str) -> str:
+    """What a call that must raise `error` (a builtin exception's name) did, in words the report
+    and the namer compare: "raised ValueError" (a subclass counts), "raised KeyError: 'k4'" or
+    "returned a value". A stub's NotImplementedError and a simulated device's problem pass through."""
+    import builtins
+
+    from checker.devices import DeviceProblem
+
+    wanted = getattr(builtins, error)
+    try:
+        run()
+    except (NotImplementedError, DeviceProblem):
+        raise
+    except wanted:
+        return RAISED + error
+    except Exception as exc:  # noqa: BLE001 — the wrong exception is an answer, reported as such
+        return f"{RAISED}{type(exc).__name__}: {str(exc)[:120]}"
+    return RETURNED
+
+
+def raised_problems(case: Case, expected: Outcome, got: Outcome) -> list:
+    """The comparison of an expected-error case: the learner's call must have raised as the reference's did."""
+    from checker.results import Problem
+
+    if got.value == expected.value:
+        return []
+    why = ", ".join(f"{k}={v!r}" for k, v in case.inputs.show.items()) or tr("these inputs")
+    did = got.value if isinstance(got.value, str) else RETURNED
+    if did == RETURNED:
+        said = tr("expected {error} for {why}, your code returned a value", error=case.inputs.raises, why=why)
+    else:
+        said = tr("expected {error} for {why}, your code {did}", error=case.inputs.raises, why=why, did=did)
+    return [Problem("raises", "", said)]
 
 
 class ParamsError(Exception):
