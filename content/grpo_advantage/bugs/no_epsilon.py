@@ -4,5 +4,5 @@ import torch
 
 def compute_group_advantages(rewards):
     # rewards: [..., G], each row of the last dim is one prompt's group
-    std, mean = torch.std_mean(rewards, dim=-1)
-    return (rewards - mean) / (std + 1e-8)
+    std, mean = torch.std_mean(rewards, dim=-1, keepdim=True)
+    return (rewards - mean) / std
