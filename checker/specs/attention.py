@@ -73,6 +73,7 @@ FAMILIES = (
     Family("fully_masked_rows", _case(Lq=6, mask="dead"), draws=3),
     Family("fully_masked_rows_b1", _case(Lq=6, Lk=4, mask="dead_b1")),
     Family("fully_masked_float16", _case(Lq=6, mask="dead", dtype=torch.float16)),
+    Family("fully_masked_float64", _case(Lq=6, mask="dead", dtype=torch.float64)),
     Family("fully_masked_float16_large_scores", _case(Lq=6, mask="dead", dtype=torch.float16, spread=200.0)),
     Family("fully_masked_large_scores", _case(Lq=6, mask="dead", spread=2000.0)),
     Family("lq_ne_lk", _case(Lq=3, Lk=7, mask="bh")),
