@@ -123,6 +123,8 @@ class _BatchNorm1d(nn.Module):
     update_in_eval = None  # "updated" | "old": eval updates the buffers, then normalises with the new or the old ones
     channels_last = None  # "dims": a 3-D x read as [N, L, C], statistics over all but the last dim (raises
     # where L fits neither C nor 1, as the file does); "reshape": x.reshape(-1, C), its memory read as [N, L, C]
+    per_sample = False  # statistics per sample (over every dim but 0), the running buffers updated in place with
+    # them (raises where N fits neither C nor 1, as the file does)
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1):
         super().__init__()
@@ -135,6 +137,15 @@ class _BatchNorm1d(nn.Module):
     def forward(self, x):
         if self.channels_last is not None:
             return self._channels_last(x)
+        if self.per_sample and self.training:
+            dims = tuple(range(1, x.dim()))
+            mean, var = x.mean(dims, keepdim=True), x.var(dims, unbiased=False, keepdim=True)
+            m = x.numel() // x.shape[0]
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean.flatten())
+                self.running_var.mul_(1 - self.momentum).add_(self.momentum * var.flatten() * m / max(m - 1, 1))
+            shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
+            return (x - mean) / torch.sqrt(var + self.eps) * self.weight.view(shape) + self.bias.view(shape)
         if self.update_in_eval is not None and not self.training:
             old = self.running_mean.clone(), self.running_var.clone()
             shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
@@ -213,6 +224,7 @@ MISTAKES = (
     Mistake("running_stats_updated_in_eval", _variant(update_in_eval="old")),
     Mistake("channels_last_3d", _variant(channels_last="dims")),
     Mistake("channels_last_3d", _variant(channels_last="reshape")),
+    Mistake("per_sample_statistics", _variant(per_sample=True)),
 )
 
 # `kata check batchnorm --bench`: one training step over a large batch of feature maps.
