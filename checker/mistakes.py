@@ -13,6 +13,32 @@ The report names a mistake only when exactly one variant explains the file; a re
 nothing is better than one that names the wrong mistake (two mistakes at once, or one that no
 variant models, are left unnamed). The name is one per run: every examined failing case carries it.
 
+A case on which the learner's code raised an exception is evidence too (a file written for another
+layout, `[B, L, H, D]` for rope or `[N, L, C]` for a 3-D BatchNorm input, raises where the shapes make
+that layout impossible and gives wrong values where they happen to fit). The rule for crashes:
+
+    - a file is named only from at least one examined failing case (wrong values, not an exception):
+      a crash alone says nothing about which formula the file computes;
+    - on every examined crashing case (one the learner's code raised on, an exception in that case,
+      not a timeout, memory or process failure) the variant raises too (any exception): it makes
+      the same assumption, so the same shapes break it;
+    - where the learner answered (every examined failing and passing case) the variant answers too,
+      as before: a variant that raises where the learner did not is another function.
+
+So a variant explains a crashing file only when it crashes exactly where the learner's did, among
+the cases examined; a variant that cannot run a case the learner failed is dropped (never a guess).
+
+Several variants may share one key: two ways people write the same slip (the biased variance with
+`x.var(unbiased=False)` or by hand give one function; running statistics updated in eval and
+normalised with the updated or the old ones give two), or a slip together with a lesser one it
+usually comes with (interleaved RoPE pairs with `start_pos` ignored: the pairing is named, the first
+thing to fix). "Exactly one" counts keys: when every surviving variant carries the same key, that
+key is named.
+
+When a mistake is named, every float64 case that the comparison called "close at float32's level" (the
+precision diagnosis) is said as a plain mismatch instead: the named mistake explains the gap (a
+LayerNorm without eps is off by eps/var, which can look like rounding, and has no float32 step).
+
 The variants run in a child forked after the check, from kata's own code only (never the learner's),
 so the child can judge in place and send back one verdict. Train-mode dropout draws the same random
 numbers as the learner's run did: the generator is reset to that case's seed before each variant.
@@ -30,7 +56,8 @@ import torch
 from checker import codec
 from checker import spec as spec_api
 from checker.compare import compare_outcome, describe, split_outputs
-from checker.results import CaseResult, Status
+from checker.i18n import tr
+from checker.results import CaseResult, Problem, Status
 from checker.worker import reset_global_state, send
 
 SHOWN_FAILING = 3  # the failing cases a report shows in full: always examined
@@ -38,6 +65,9 @@ MAX_FAILING = 8  # then one more per failing family, up to this many
 MAX_PASSING = 40  # passing cases checked for the surviving variants: one per named family first
 MAX_FURTHER = 24  # failing cases examined further, only while several variants still explain the learner
 SECONDS = 10.0
+# A case's error that a variant raising can stand for: an exception raised in the case, not the
+# process running out of time or memory, nor a refusal of the sandbox.
+NOT_A_CRASH = ("Stopped", "MemoryError", "SystemExit", "KeyboardInterrupt", "ImportError")
 
 
 def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
@@ -48,9 +78,10 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
     passing = examined_passing(run, results)
     inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
     further = further_failing(run, results, failing)
+    crashing = examined_crashing(run, results)
 
     def body(fd: int) -> None:
-        chosen = explain(run, mistakes, failing, passing, inplace, further)
+        chosen = explain(run, mistakes, failing, passing, inplace, further, crashing)
         send(fd, {"m": "named", "index": chosen})
 
     stream = run.children.fork(body)
@@ -61,8 +92,22 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
         return results
     said = run.kata.text().mistakes.get(mistakes[index].key)
     label, fix = (said.label, said.fix) if said else (mistakes[index].key, None)
-    named = {case.name for case in failing}
-    return [replace(r, mistake=label, mistake_hint=fix) if r.name in named else r for r in results]
+    named = {case.name for case in failing} | {case.name for case in crashing}
+    # the named mistake explains the gaps: no failing case of the run is said to be float32 rounding
+    return [replace(r, mistake=label, mistake_hint=fix, problems=_plain(r.problems)) if r.name in named else
+            replace(r, problems=_plain(r.problems)) for r in results]
+
+
+def _plain(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
+    """The precision diagnosis said as a plain mismatch: the named mistake explains the gap."""
+    said = []
+    for p in problems:
+        if p.kind == "precision" and p.mismatch is not None:
+            p = replace(p, kind="values", message=tr("{item} differs: {n} of {total} values are out of tolerance",
+                                                     item=p.item or tr("the output"), n=p.mismatch.mismatched,
+                                                     total=p.mismatch.total))
+        said.append(p)
+    return tuple(said)
 
 
 def examined_failing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
@@ -72,6 +117,22 @@ def examined_failing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]
     chosen = failing[:SHOWN_FAILING]
     families = {r.family for r in chosen}
     for r in failing[SHOWN_FAILING:]:
+        if len(chosen) >= MAX_FAILING:
+            break
+        if r.family not in families:
+            chosen.append(r)
+            families.add(r.family)
+    return [cases[r.name] for r in chosen]
+
+
+def examined_crashing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
+    """The cases the learner's code raised an exception on: the first few, then one per further family."""
+    cases = {c.name: c for c in run.cases}
+    crashed = [r for r in results if r.status is Status.ERROR and r.error is not None and r.name in cases
+               and r.error.type not in NOT_A_CRASH and r.name not in run.got]
+    chosen = crashed[:SHOWN_FAILING]
+    families = {r.family for r in chosen}
+    for r in crashed[SHOWN_FAILING:]:
         if len(chosen) >= MAX_FAILING:
             break
         if r.family not in families:
@@ -106,10 +167,11 @@ def further_failing(run: Any, results: list[CaseResult], examined: list[spec_api
 
 
 def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], passing: list[spec_api.Case],
-            inplace: set[str], further: list[spec_api.Case] = ()) -> int | None:
+            inplace: set[str], further: list[spec_api.Case] = (), crashing: list[spec_api.Case] = ()) -> int | None:
     """The index of the one variant that explains the learner's results, or None. Runs in process:
     the check runs it in a child; tests call it directly. While several variants explain the examined
-    failing cases, the `further` failing cases are examined too, until one is left."""
+    failing cases, the `further` failing cases are examined too, until one is left. On the `crashing`
+    cases (the learner's code raised) a variant must raise too. Variants that share a key count as one."""
     position = {c.name: i for i, c in enumerate(run.cases)}
     alive = list(range(len(mistakes)))
 
@@ -121,12 +183,22 @@ def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], p
             elif modified != (case.name in inplace) or not _matches(run, case, outcome, run.got[case.name]):
                 alive.remove(m)
 
+    def settled() -> bool:
+        return len({mistakes[m].key for m in alive}) <= 1
+
     for case in failing:
         hold_to(case)
         if not alive:
             return None
+    for case in crashing:
+        for m in list(alive):
+            outcome, _ = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
+            if outcome is not None:
+                alive.remove(m)  # it answers where the learner's code raised: another assumption
+        if not alive:
+            return None
     for case in further:
-        if len(alive) <= 1:
+        if settled():
             break
         hold_to(case)
         if not alive:
@@ -138,7 +210,7 @@ def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], p
                 alive.remove(m)  # wrong where the learner is right: another function
         if not alive:
             return None
-    return alive[0] if len(alive) == 1 else None
+    return alive[0] if alive and settled() else None
 
 
 def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec_api.Outcome | None, bool]:
@@ -155,8 +227,9 @@ def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec
         return None, False
     modified = any(_changed(before, outcome.args.get(name)) for name, before in case.inputs.args.items())
     decoded = roundtrip(outcome)
-    if not modified and getattr(run.spec, "compare", None) is not None:  # a spec that checks writes itself (kv caches)
-        judged = run.spec.compare(run.kata, case, run.expected.get(case.name, []), decoded) or []
+    if not modified and getattr(run.spec, "compare", None) is not None and case.name in run.expected:
+        # a spec that checks writes itself (kv caches); a case the learner crashed on has no answers kept
+        judged = run.spec.compare(run.kata, case, run.expected[case.name], decoded) or []
         modified = any(p.kind == "inplace" for p in judged)
     return decoded, modified
 
@@ -195,7 +268,22 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     want, _ = split_outputs(run.kata, run.expected[case.name][0].value)
     if want is not None and any(_shape(mine[n]) != _shape(want[n]) for n in mine):
         return all(_signature(mine[n]) == _signature(theirs[n]) for n in mine)
+    judged = {name for e in run.expected[case.name] for name in e.extras}  # what the checker compares at all
+    variant = spec_api.Outcome(_overflowed(variant.value), {k: _overflowed(v) for k, v in variant.extras.items() if k in judged})
+    got = spec_api.Outcome(_overflowed(got.value), {k: _overflowed(v) for k, v in got.extras.items()})
     return not compare_outcome(run.kata, _AtFloat32(run.spec), case, variant, got)
+
+
+def _overflowed(value: Any) -> Any:
+    """Every non-finite value as NaN: where a formula overflows, whether inf or NaN comes out depends on
+    the order of operations (inf - inf, inf / inf), not on the formula."""
+    if isinstance(value, tuple):
+        return tuple(_overflowed(v) for v in value)
+    if isinstance(value, codec.TensorValue) and value.data is not None and value.data.is_floating_point():
+        data = value.data
+        if not bool(torch.isfinite(data).all()):
+            return replace(value, data=torch.where(torch.isfinite(data), data, torch.full_like(data, float("nan"))))
+    return value
 
 
 class _AtFloat32:

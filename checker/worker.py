@@ -222,6 +222,11 @@ def _known(message: str) -> str:
     if "without overflow" in message and ("Half" in message or "BFloat16" in message):
         return tr(" — a constant too large for a half-precision tensor, such as a fill of -1e9 (float16's largest value "
                   "is 65504): use torch.finfo(x.dtype).min")
+    if ("same dtype" in message or "expected scalar type" in message or "but found" in message) and (
+            "Half" in message or "BFloat16" in message):
+        return tr(" — a float16/bfloat16 tensor met a float32 one: a tensor made without dtype= (torch.ones, torch.tensor, "
+                  "a mask or a cache of another dtype) or a .float() result never cast back; make it with dtype=x.dtype, "
+                  "or cast back with .to(x.dtype)")
     if "Expected all tensors to be on the same device" in message:
         return tr(" — create tensors with device=x.device or torch.zeros_like(x), or move them with .to(x.device)")
     return ""

@@ -169,15 +169,26 @@ def _named(kata_id, case, fn):
 
 # A mistake that contains another one is named as the other on cases where its own part does not show.
 SHADOWED = {("layernorm", "std_plus_eps"): "unbiased_variance"}  # eps outside the root shows only where var ~ eps
+# Mistakes that one case cannot tell apart from another, which the namer tells apart across cases (a
+# zero row is NaN without eps, finite with eps hard-coded to 1e-6): either may be said on one case.
+ALIKE_ON_ONE_CASE = {("rmsnorm", "eps_missing"): {"eps_ignored"},
+                     # on a 2-D x the last two dims are every element
+                     ("rmsnorm", "stats_over_last_two_dims"): {"rms_over_all_elements"},
+                     ("layernorm", "stats_over_last_two_dims"): {"stats_over_all_elements"}}
 
 
 @pytest.mark.parametrize("kata_id,key", [(k, m.key) for k in KATAS for m in _spec(k).MISTAKES], ids=lambda v: str(v))
 def test_every_known_mistake_is_named_on_its_first_failures(kata_id, key):
     """The engine names mistakes on the first four failing cases: each must be named there as itself."""
     mistake = next(m for m in _spec(kata_id).MISTAKES if m.key == key)
-    failing = [c for c in _cases(kata_id) if _judge(kata_id, c, mistake.fn)]
+    # the cases it fails by its values (a layout mistake also raises on some: that evidence is the namer's, see
+    # tests/test_mistakes_transformer.py)
+    failing = [c for c in _cases(kata_id) if (judged := _judge(kata_id, c, mistake.fn))
+               and not str(judged[0]).startswith("raised ")]
     first = {_named(kata_id, c, mistake.fn) for c in failing[:4]}
-    if (kata_id, key) in SHADOWED:
+    if (kata_id, key) in ALIKE_ON_ONE_CASE:
+        assert key in first and first <= {key} | ALIKE_ON_ONE_CASE[kata_id, key], first
+    elif (kata_id, key) in SHADOWED:
         assert first == {SHADOWED[kata_id, key]}
         custom = _family(kata_id, "custom_eps")[0]
         assert _named(kata_id, custom, mistake.fn) == key

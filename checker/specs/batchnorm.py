@@ -119,6 +119,12 @@ class _BatchNorm1d(nn.Module):
     statistics_detached = False
     eps_outside_root = False
     running_in_train = False  # train mode normalises with the freshly updated running statistics
+    eval_batch_no_update = False  # eval normalises with the batch's statistics, updates only in train
+    update_in_eval = None  # "updated" | "old": eval updates the buffers, then normalises with the new or the old ones
+    channels_last = None  # "dims": a 3-D x read as [N, L, C], statistics over all but the last dim (raises
+    # where L fits neither C nor 1, as the file does); "reshape": x.reshape(-1, C), its memory read as [N, L, C]
+    per_sample = False  # statistics per sample (over every dim but 0), the running buffers updated in place with
+    # them (raises where N fits neither C nor 1, as the file does)
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1):
         super().__init__()
@@ -129,15 +135,34 @@ class _BatchNorm1d(nn.Module):
         self.register_buffer("running_var", torch.ones(num_features))
 
     def forward(self, x):
+        if self.channels_last is not None:
+            return self._channels_last(x)
+        if self.per_sample and self.training:
+            dims = tuple(range(1, x.dim()))
+            mean, var = x.mean(dims, keepdim=True), x.var(dims, unbiased=False, keepdim=True)
+            m = x.numel() // x.shape[0]
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean.flatten())
+                self.running_var.mul_(1 - self.momentum).add_(self.momentum * var.flatten() * m / max(m - 1, 1))
+            shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
+            return (x - mean) / torch.sqrt(var + self.eps) * self.weight.view(shape) + self.bias.view(shape)
+        if self.update_in_eval is not None and not self.training:
+            old = self.running_mean.clone(), self.running_var.clone()
+            shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
+            dims = (0,) if x.dim() == 2 else (0, 2)
+            self._update(x.mean(dims, keepdim=True), ((x - x.mean(dims, keepdim=True)) ** 2).mean(dims, keepdim=True),
+                         x.numel() // x.shape[1], x.dim())
+            mean, var = (self.running_mean, self.running_var) if self.update_in_eval == "updated" else old
+            return (x - mean.view(shape)) / torch.sqrt(var.view(shape) + self.eps) * self.weight.view(shape) + self.bias.view(shape)
         dims = (0,) if x.dim() == 2 or self.over_batch_only else (0, 2)
         shape = (1, -1) if x.dim() == 2 else (1, -1, 1)
-        if self.training or self.batch_stats_in_eval:
+        if self.training or self.batch_stats_in_eval or self.eval_batch_no_update:
             m = x.shape[0] if self.bessel_n_is_batch or self.over_batch_only else x.numel() // x.shape[1]
             mean = x.mean(dims, keepdim=True)
             var = ((x - mean) ** 2).mean(dims, keepdim=True)
             if self.statistics_detached:
                 mean, var = mean.detach(), var.detach()
-            if not self.not_updated:
+            if not self.not_updated and (self.training or not self.eval_batch_no_update):
                 self._update(mean, var, m, x.dim())
             if self.normalise_unbiased:
                 var = var * m / (m - 1)
@@ -147,6 +172,21 @@ class _BatchNorm1d(nn.Module):
             mean, var = self.running_mean.view(shape), self.running_var.view(shape)
         denominator = var.sqrt() + self.eps if self.eps_outside_root else torch.sqrt(var + self.eps)
         return (x - mean) / denominator * self.weight.view(shape) + self.bias.view(shape)
+
+    def _channels_last(self, x):
+        C = self.weight.shape[0]
+        h = x.reshape(-1, C) if self.channels_last == "reshape" else x
+        dims = tuple(range(h.dim() - 1))
+        if self.training:
+            mean, var = h.mean(dims), h.var(dims, unbiased=False)
+            m = h.numel() // h.shape[-1]
+            with torch.no_grad():
+                self.running_mean.mul_(1 - self.momentum).add_(self.momentum * mean)
+                self.running_var.mul_(1 - self.momentum).add_(self.momentum * var * m / max(m - 1, 1))
+        else:
+            mean, var = self.running_mean, self.running_var
+        y = (h - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias
+        return y.reshape(x.shape) if self.channels_last == "reshape" else y
 
     def _update(self, mean, var, m, rank):
         # over_batch_only keeps one statistic per (channel, position): the buffers get their average
@@ -179,6 +219,12 @@ MISTAKES = (
     Mistake("statistics_detached", _variant(statistics_detached=True)),
     Mistake("eps_outside_root", _variant(eps_outside_root=True)),
     Mistake("running_stats_in_train", _variant(running_in_train=True)),
+    Mistake("batch_stats_in_eval", _variant(eval_batch_no_update=True)),  # the usual spelling: no update in eval
+    Mistake("running_stats_updated_in_eval", _variant(update_in_eval="updated")),
+    Mistake("running_stats_updated_in_eval", _variant(update_in_eval="old")),
+    Mistake("channels_last_3d", _variant(channels_last="dims")),
+    Mistake("channels_last_3d", _variant(channels_last="reshape")),
+    Mistake("per_sample_statistics", _variant(per_sample=True)),
 )
 
 # `kata check batchnorm --bench`: one training step over a large batch of feature maps.

@@ -66,6 +66,7 @@ FAMILIES = (
     Family("fully_masked_rows", _case(Lq=5, Lk=4, mask="dead"), draws=2),
     Family("fully_masked_rows_b1", _case(Lq=5, Lk=6, mask="dead_b1")),
     Family("fully_masked_float16", _case(Lq=5, Lk=6, mask="dead_padding", dtype=torch.float16, grads=False, spread=200.0)),
+    Family("fully_masked_float64", _case(Lq=5, Lk=6, mask="dead", dtype=torch.float64)),
     Family("head_dim_one", _case(C=4, H=4, mask="bh")),
     Family("one_head", _case(C=6, H=1, mask="b1")),
     Family("four_heads", _case(B=3, C=12, H=4)),

@@ -189,32 +189,64 @@ def bench_note(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> s
 
 
 def _online(*, rescale_sum=True, rescale_out=True, subtract_max=True, divide_each_block=False, fixed_block=None,
-            top_left=False, scaled=True):
-    """The right streaming computation with switches, one per known mistake."""
+            top_left=False, scaled=True, hide_diagonal=False, fill="-inf", carry_max=True, mask_after_exp=False):
+    """The right streaming computation with switches, one per known mistake. `fill`: "-inf" or "min"
+    (finfo.min: a row with every key hidden averages them); `carry_max=False`: each block's own
+    max, nothing rescaled across blocks; `mask_after_exp`: exp(s) times the causal mask (an overflowed
+    hidden score makes inf · 0 = NaN)."""
     def flash_attention(q, k, v, block_size=64, causal=False):
         B, H, Lq, D = q.shape
         Lk, Dv = k.shape[2], v.shape[-1]
         block = fixed_block or block_size
         acc = torch.promote_types(q.dtype, torch.float32)
         qs = q.to(acc) * (1 / math.sqrt(D) if scaled else 1.0)
-        m = torch.full((B, H, Lq, 1), -math.inf if subtract_max else 0.0, dtype=acc, device=q.device)
+        hidden = torch.finfo(acc).min if fill == "min" else -math.inf
+        m = torch.full((B, H, Lq, 1), hidden if subtract_max else 0.0, dtype=acc, device=q.device)
         l = torch.zeros((B, H, Lq, 1), dtype=acc, device=q.device)
         o = torch.zeros((B, H, Lq, Dv), dtype=acc, device=q.device)
         rows = torch.arange(Lq, device=q.device).unsqueeze(-1) + (0 if top_left else Lk - Lq)
         for start in range(0, Lk, block):
             kb, vb = k[:, :, start:start + block].to(acc), v[:, :, start:start + block].to(acc)
             s = qs @ kb.transpose(-2, -1)
+            visible = None
             if causal:
-                s = s.masked_fill(torch.arange(start, start + kb.shape[2], device=q.device) > rows, -math.inf)
+                keys = torch.arange(start, start + kb.shape[2], device=q.device)
+                visible = keys < rows if hide_diagonal else keys <= rows
+                s = s if mask_after_exp else s.masked_fill(~visible, hidden)
+            if not carry_max:
+                m_new = s.amax(-1, keepdim=True).nan_to_num(0.0, neginf=0.0)
+                p = torch.exp(s - m_new)
+                l, o = l + p.sum(-1, keepdim=True), o + p @ vb
+                continue
             m_new = torch.maximum(m, s.amax(-1, keepdim=True)) if subtract_max else m
             alpha = torch.exp(m - m_new).nan_to_num(0.0)  # a row with no key yet (top-left) keeps 0
-            p = torch.exp(s - m_new).nan_to_num(0.0)
+            p = torch.exp(s - m_new)
+            p = p.nan_to_num(0.0) if subtract_max else p  # without the max, exp overflows to inf, as the file's does
+            p = p * visible if mask_after_exp and visible is not None else p
             l = (alpha * l if rescale_sum else l) + p.sum(-1, keepdim=True)
             o = (alpha * o if rescale_out else o) + p @ vb
             if divide_each_block:
                 o = o / l
             m = m_new
         return (o if divide_each_block else o / l).to(q.dtype)
+    return flash_attention
+
+
+def _per_block_softmax(mean: bool = False):
+    """Each key block's own softmax, the blocks' outputs added up (or averaged): no block knows the others."""
+    def flash_attention(q, k, v, block_size=64, causal=False):
+        Lq, Lk = q.shape[2], k.shape[2]
+        acc = torch.promote_types(q.dtype, torch.float32)
+        o = torch.zeros(*q.shape[:3], v.shape[-1], dtype=acc, device=q.device)
+        rows = torch.arange(Lq, device=q.device).unsqueeze(-1) + (Lk - Lq)
+        blocks = range(0, Lk, block_size)
+        for start in blocks:
+            kb, vb = k[:, :, start:start + block_size].to(acc), v[:, :, start:start + block_size].to(acc)
+            s = q.to(acc) @ kb.transpose(-2, -1) / math.sqrt(q.shape[-1])
+            if causal:
+                s = s.masked_fill(torch.arange(start, start + kb.shape[2], device=q.device) > rows, -math.inf)
+            o = o + torch.softmax(s, dim=-1).nan_to_num(0.0) @ vb
+        return (o / len(blocks) if mean else o).to(q.dtype)
     return flash_attention
 
 
@@ -265,6 +297,12 @@ MISTAKES = (
     Mistake("full_score_matrix", _full_matrix),
     Mistake("queries_tiled_keys_not", _query_tiles_only),
     Mistake("block_size_ignored", _online(fixed_block=DEFAULT_BLOCK)),
+    Mistake("causal_hides_diagonal", _online(hide_diagonal=True)),
+    Mistake("causal_hides_diagonal", _online(hide_diagonal=True, fill="min")),
+    Mistake("max_not_subtracted", _online(subtract_max=False, mask_after_exp=True)),
+    Mistake("max_not_carried", _online(carry_max=False)),
+    Mistake("blocks_normalised_separately", _per_block_softmax()),
+    Mistake("blocks_normalised_separately", _per_block_softmax(mean=True)),
 )
 
 # `kata check flash-attention --bench`: a 4k causal context, with the memory it took.

@@ -65,6 +65,7 @@ FAMILIES = (
     Family("random_mask", _case(L=6, H=8, H_kv=2, mask="bh"), draws=2),
     Family("fully_masked_rows", _case(L=6, H=4, H_kv=2, mask="dead"), draws=2),
     Family("fully_masked_rows_float16", _case(L=6, H=6, H_kv=2, mask="dead", dtype=torch.float16)),
+    Family("fully_masked_rows_float64", _case(L=6, H=4, H_kv=2, mask="dead", dtype=torch.float64)),
     Family("head_dim_one", _case(H=4, H_kv=2, hd=1, mask="causal")),
     Family("seq_len_one", _case(L=1, H=4, H_kv=2)),
     Family("batch_one", _case(B=1, L=4, H=6, H_kv=3, mask="causal")),
@@ -148,6 +149,7 @@ class _GQA(nn.Module):
     skip_w_o = False
     detach_weights = False
     invert_mask = False
+    fill: float | None = None  # None: finfo.min
 
     def __init__(self, embed_dim, num_heads, num_kv_heads):
         super().__init__()
@@ -173,7 +175,8 @@ class _GQA(nn.Module):
         k, v = self.expand(self.split(self.w_k(x), self.H_kv)), self.expand(self.split(self.w_v(x), self.H_kv))
         scores = q @ k.transpose(-2, -1) / math.sqrt(C if self.scale_by_embed_dim else self.hd)
         if mask is not None:
-            scores = scores.masked_fill(mask if self.invert_mask else ~mask, torch.finfo(scores.dtype).min)
+            fill = torch.finfo(scores.dtype).min if self.fill is None else self.fill
+            scores = scores.masked_fill(mask if self.invert_mask else ~mask, fill)
         weights = torch.softmax(scores, dim=-1)
         y = (weights.detach() if self.detach_weights else weights) @ v
         y = y.reshape(B, L, C) if self.merge_without_permute else y.transpose(1, 2).reshape(B, L, C)
@@ -193,6 +196,7 @@ MISTAKES = (
     Mistake("no_w_o", _variant(skip_w_o=True)),
     Mistake("weights_detached", _variant(detach_weights=True)),
     Mistake("mask_inverted", _variant(invert_mask=True)),
+    Mistake("nan_fully_masked", _variant(fill=float("-inf"))),
 )
 
 

@@ -103,10 +103,14 @@ class _LayerNorm(nn.Module):
     affine_ignored = False
     half_statistics = False
     statistics_detached = False
+    affine_swapped = False  # y · bias + weight
+    uncentred_variance = False  # (x − mean) / sqrt(E[x²] + eps): the second moment, not the variance
+    not_centred = False  # x / sqrt(E[x²] + eps) · weight + bias: RMSNorm with a bias
+    eps_missing = False  # no eps at all: a constant row is 0 / 0
 
     def __init__(self, normalized_shape, eps=1e-5):
         super().__init__()
-        self.eps = 1e-5 if self.eps_ignored else eps
+        self.eps = 1e-5 if self.eps_ignored else 0.0 if self.eps_missing else eps
         self.weight = nn.Parameter(torch.ones(normalized_shape))
         self.bias = nn.Parameter(torch.zeros(normalized_shape))
 
@@ -114,8 +118,12 @@ class _LayerNorm(nn.Module):
         h = x if self.half_statistics else x.to(torch.promote_types(x.dtype, torch.float32))
         dims = tuple(range(h.dim())) if self.dims is None else self.dims
         mean = h.mean(dims, keepdim=True)
+        if self.not_centred:
+            mean = torch.zeros_like(mean)
         if self.naive_variance:
             var = (h * h).mean(dims, keepdim=True) - mean * mean
+        elif self.uncentred_variance or self.not_centred:
+            var = (h * h).mean(dims, keepdim=True)
         else:
             var = ((h - mean) ** 2).sum(dims, keepdim=True) / (_count(h, dims) - (1 if self.unbiased or self.std_plus_eps else 0))
         if self.statistics_detached:
@@ -124,7 +132,9 @@ class _LayerNorm(nn.Module):
             y = (h - mean) / (var.sqrt() + self.eps)
         else:
             y = (h - mean) / torch.sqrt(var + self.eps)
-        if not self.affine_ignored:
+        if self.affine_swapped:
+            y = y * self.bias.to(h.dtype) + self.weight.to(h.dtype)
+        elif not self.affine_ignored:
             y = y * self.weight.to(h.dtype) + self.bias.to(h.dtype)
         return y.to(x.dtype)
 
@@ -148,6 +158,11 @@ MISTAKES = (
     Mistake("affine_ignored", _variant(affine_ignored=True)),
     Mistake("half_statistics", _variant(half_statistics=True)),
     Mistake("statistics_detached", _variant(statistics_detached=True)),
+    Mistake("weight_bias_swapped", _variant(affine_swapped=True)),
+    Mistake("uncentred_variance", _variant(uncentred_variance=True)),
+    Mistake("not_centred", _variant(not_centred=True)),
+    Mistake("eps_missing", _variant(eps_missing=True)),
+    Mistake("stats_over_last_two_dims", _variant(dims=(-2, -1))),  # raises on a 1-D x, as the file does
 )
 
 # `kata check layernorm --bench`: forward and backward over a batch of transformer activations.

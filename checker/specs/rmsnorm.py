@@ -97,11 +97,14 @@ class _RMSNorm(nn.Module):
     eps_ignored = False
     weight_ignored = False
     one_plus_weight = False  # Gemma's convention: x̂ · (1 + weight)
-    dim = -1
+    dim: int | tuple | None = -1  # None: over every element; (-2, -1): one statistic per [L, D] slab
+    statistic = "mean_square"  # mean_square | var_unbiased | var_biased (x.var(): centred, not the mean square)
+    times_rms = False  # x · rms instead of x / rms
+    eps_missing = False  # no eps at all: a zero row is 0 / 0
 
     def __init__(self, dim, eps=1e-6):
         super().__init__()
-        self.eps = 1e-6 if self.eps_ignored else eps
+        self.eps = 1e-6 if self.eps_ignored else 0.0 if self.eps_missing else eps
         self.weight = nn.Parameter(torch.ones(dim))
 
     def forward(self, x):
@@ -111,10 +114,17 @@ class _RMSNorm(nn.Module):
             h = x.to(torch.float32)
         else:
             h = x.to(torch.promote_types(x.dtype, torch.float32))
+        dim = tuple(range(h.dim())) if self.dim is None else self.dim
         if self.mean_subtracted:
-            h = h - h.mean(self.dim, keepdim=True)
-        ms = h.pow(2).sum(self.dim, keepdim=True) if self.sum_not_mean else h.pow(2).mean(self.dim, keepdim=True)
-        y = h / (ms.sqrt() + self.eps) if self.eps_outside_root else h * torch.rsqrt(ms + self.eps)
+            h = h - h.mean(dim, keepdim=True)
+        if self.statistic != "mean_square":
+            ms = h.var(dim, keepdim=True, unbiased=self.statistic == "var_unbiased")
+        else:
+            ms = h.pow(2).sum(dim, keepdim=True) if self.sum_not_mean else h.pow(2).mean(dim, keepdim=True)
+        if self.times_rms:
+            y = h * torch.sqrt(ms + self.eps)
+        else:
+            y = h / (ms.sqrt() + self.eps) if self.eps_outside_root else h * torch.rsqrt(ms + self.eps)
         w = self.weight.to(h.dtype)
         if self.weight_ignored:
             w = torch.ones_like(w)
@@ -137,6 +147,12 @@ MISTAKES = (
     Mistake("weight_ignored", _variant(weight_ignored=True)),
     Mistake("one_plus_weight", _variant(one_plus_weight=True)),
     Mistake("over_first_dim", _variant(dim=0)),
+    Mistake("variance_not_mean_square", _variant(statistic="var_unbiased")),  # x.var(): unbiased by default
+    Mistake("variance_not_mean_square", _variant(statistic="var_biased")),
+    Mistake("rms_over_all_elements", _variant(dim=None)),
+    Mistake("multiplied_by_rms", _variant(times_rms=True)),
+    Mistake("eps_missing", _variant(eps_missing=True)),
+    Mistake("stats_over_last_two_dims", _variant(dim=(-2, -1))),  # raises on a 1-D x, as the file does
 )
 
 # `kata check rmsnorm --bench`: forward and backward over a batch of transformer activations.

@@ -120,8 +120,10 @@ def tolerance_for(case: spec_api.Case, item: str, dtype: torch.dtype, expected: 
 
 
 def _rope_variant(*, pairing="half", offset=True, exponent="2i/D", swap=False, angle_dtype=torch.float64,
-                  positions_dim=2, turn=1.0, freqs="cat", use_base=True):
-    """The right computation with switches, one per known mistake (angles in float64 unless asked)."""
+                  positions_dim=2, turn=1.0, freqs="cat", use_base=True, negate=True, heads_broadcast=False):
+    """The right computation with switches, one per known mistake (angles in float64 unless asked).
+    `heads_broadcast`: the positions counted along dim -2 but cos/sin shaped [L, 1, D] for a
+    [B, L, H, D] layout: raises unless L is H or 1, as the file does."""
     def apply_rope(x, start_pos=0, base=10000.0):
         D = x.shape[-1]
         adt = x.dtype if angle_dtype == "x" else angle_dtype
@@ -143,10 +145,10 @@ def _rope_variant(*, pairing="half", offset=True, exponent="2i/D", swap=False, a
             return out.to(x.dtype)
         cos = torch.cat((cos, cos), -1) if freqs == "cat" else cos.repeat_interleave(2, -1)
         sin = torch.cat((sin, sin), -1) if freqs == "cat" else sin.repeat_interleave(2, -1)
-        if positions_dim == 1:  # positions along dim 1, as if x were [B, L, H, D]
+        if positions_dim == 1 or heads_broadcast:  # cos/sin as [L, 1, D], as if x were [B, L, H, D]
             cos, sin = cos[:, None, :], sin[:, None, :]
         x1, x2 = xw.chunk(2, dim=-1)
-        rotated = torch.cat((-x2, x1), dim=-1) * turn
+        rotated = torch.cat((-x2 if negate else x2, x1), dim=-1) * turn
         return (xw * cos + rotated * sin).to(x.dtype)
     return apply_rope
 
@@ -161,6 +163,11 @@ MISTAKES = (
     Mistake("frequencies_interleaved", _rope_variant(freqs="repeat_interleave")),
     Mistake("positions_along_heads", _rope_variant(positions_dim=1)),
     Mistake("base_ignored", _rope_variant(use_base=False)),
+    Mistake("rotate_half_unnegated", _rope_variant(negate=False)),
+    Mistake("positions_along_heads", _rope_variant(heads_broadcast=True)),
+    # Interleaved pairs usually come with start_pos ignored (Meta LLaMA's freqs_cis sliced by the caller):
+    # the pairing is named, the first thing to fix (checker/mistakes.py: variants sharing a key).
+    Mistake("interleaved_pairing", _rope_variant(pairing="interleaved", offset=False)),
 )
 
 # `kata check rope --bench`: one layer's queries of a LLaMA-sized model at a 4k context.

@@ -131,6 +131,7 @@ class _SwiGLU(nn.Module):
     gate_on_up = False
     use_up = True
     activate_product = False
+    activate_up = False  # the activation on both branches: act(w1 x) · act(w3 x)
 
     def __init__(self, dim, hidden_dim):
         super().__init__()
@@ -146,6 +147,8 @@ class _SwiGLU(nn.Module):
         gate, up = (self.w3(x), self.w1(x)) if self.gate_on_up else (self.w1(x), self.w3(x))
         if self.activate_product:
             return self.w2(self.act(gate * up))
+        if self.activate_up:
+            up = self.act(up)
         return self.w2(self.act(gate) * up if self.use_up else self.act(gate))
 
 
@@ -162,6 +165,7 @@ MISTAKES = (
     Mistake("no_activation", _variant(activation="none")),
     Mistake("no_gate", _variant(use_up=False)),
     Mistake("silu_after_product", _variant(activate_product=True)),
+    Mistake("silu_on_both", _variant(activate_up=True)),
 )
 
 # `kata check swiglu --bench`: a TinyLlama-sized FFN (dim 2048, hidden 5632) over 512 tokens.

@@ -1,0 +1,16 @@
+# kata: rmsnorm
+# why: no eps at all: a zero row divides 0 by 0
+# mistake: eps_missing
+import torch
+import torch.nn as nn
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float = 1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        h = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        return (h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True)) * self.weight).to(x.dtype)
