@@ -9,7 +9,7 @@ def cross_entropy(logits, targets, ignore_index=-100, label_smoothing=0.0):
     keep = targets != ignore_index
     y = torch.where(keep, targets, torch.zeros_like(targets))
 
-    # smoothed target distribution: 1 - eps on the label, eps shared by the rest
+    # the smoothed target distribution, one row per example
     with torch.no_grad():
         q = torch.full_like(log_p, label_smoothing / (K - 1))
         q.scatter_(1, y.unsqueeze(1), 1.0 - label_smoothing)

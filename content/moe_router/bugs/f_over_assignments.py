@@ -10,7 +10,7 @@ def top_k_router(router_logits, k=2):
     top_probs, experts = probs.topk(k, dim=-1)
     weights = top_probs / top_probs.sum(dim=-1, keepdim=True)
 
-    # how often each expert was picked, over every slot of every token
+    # how often each expert was picked
     counts = torch.bincount(experts.flatten(), minlength=E).to(x.dtype)
     f = counts / experts.numel()
     P = probs.mean(dim=0)

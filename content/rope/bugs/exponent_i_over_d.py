@@ -6,7 +6,7 @@ def apply_rope(x, start_pos: int = 0, base: float = 10000.0):
     L, D = x.shape[-2], x.shape[-1]
     half = D // 2
 
-    # theta[p, i] = p * base^(-2i/D), in float64 so large positions stay exact
+    # angles in float64 so large positions stay exact
     i = torch.arange(half, device=x.device, dtype=torch.float64)
     inv_freq = base ** (-i / D)
     pos = torch.arange(start_pos, start_pos + L, device=x.device, dtype=torch.float64)
