@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy.random  # noqa: F401 — each child seeds it per case: imported here once, not lazily in every child
 import torch
 
 from checker import codec, static
