@@ -1,9 +1,9 @@
 """The checker's parent side: static checks, then the learner and the reference side by side.
 
-The parent draws every case's inputs from the seed, then forks two children: one runs the
-learner's file (isolated, time-limited), the other the hidden reference. Both stream outcomes
-back over pipes in a safe format; the parent, whose torch the learner's code never touched,
-compares them. Forking after torch is imported is what makes a check cost one torch import.
+The parent draws every case's inputs from the seed, then forks a child that runs the learner's
+file (isolated, time-limited) and streams outcomes back over a pipe in a safe format. The hidden
+reference's answers come, on CPU, from the parent itself while that child runs (on a GPU, from a
+second child); the parent, whose torch the learner's code never touched, compares them. Forking after torch is imported is what makes a check cost one torch import.
 """
 from __future__ import annotations
 
