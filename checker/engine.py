@@ -1,9 +1,9 @@
 """The checker's parent side: static checks, then the learner and the reference side by side.
 
-The parent draws every case's inputs from the seed, then forks two children: one runs the
-learner's file (isolated, time-limited), the other the hidden reference. Both stream outcomes
-back over pipes in a safe format; the parent, whose torch the learner's code never touched,
-compares them. Forking after torch is imported is what makes a check cost one torch import.
+The parent draws every case's inputs from the seed, then forks a child that runs the learner's
+file (isolated, time-limited) and streams outcomes back over a pipe in a safe format. The hidden
+reference's answers come, on CPU, from the parent itself while that child runs (on a GPU, from a
+second child); the parent, whose torch the learner's code never touched, compares them. Forking after torch is imported is what makes a check cost one torch import.
 """
 from __future__ import annotations
 
@@ -11,14 +11,19 @@ import os
 
 os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # asking about CUDA must not break fork
 
+import contextlib
 import gc
 import importlib
+import io
 import random
+import sys
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy.random  # noqa: F401 — each child seeds it per case: imported here once, not lazily in every child
 import torch
 
 from checker import codec, static
@@ -29,7 +34,8 @@ from checker.errors import KataError
 from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.runner import Children, Stream, decode_outcome, exit_words
-from checker.worker import Limits, describe_error, isolate, load_entry, refusal, send, serve
+from checker.worker import Limits, describe_error, isolate, load_entry, refusal, reset_global_state, send, serve
+from checker.worker import _encode_outcome as encode_outcome  # the reference computed here sends what its child would
 
 # The reference's answers for one run's cases never change: a process that checks again and again
 # (kata watch) reuses them, so each re-check forks only the learner's child.
@@ -65,6 +71,18 @@ class Request:
 
 def check(request: Request) -> CheckResult:
     """Check the learner's file against the kata; always returns a result for the learner's faults."""
+    # The parent only draws cases and compares small tensors. With OpenMP's default of one thread per core,
+    # each small op wakes a team of threads that compete with the two children for the cores: on a loaded
+    # 2-core machine a bool tril of a few elements took 30 ms instead of 3 µs (kata watch does the same).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _check(request)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _check(request: Request) -> CheckResult:
     started = time.perf_counter()
     kata, path = request.kata, request.path
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
@@ -141,13 +159,64 @@ class _Run:
 
         serve(fd, run_case, self.cases)
 
+    def _reference_here(self) -> tuple | None:
+        """The reference's answers, computed here while the learner's child runs (it was forked first, so it
+        never sees them); the messages its child would send, or None to fork that child after all.
+
+        The reference is kata's own code, and this process already has torch: a second child cost a fork,
+        and encoding and decoding every answer (kv-cache: a quarter of a check's CPU). On CPU only: a parent
+        that used CUDA could not fork working children again. Nothing of it is left behind for a child forked
+        later (kata watch's next check): its module leaves sys.modules and is emptied and collected, and
+        sys.path, the random generators, the default dtype, grad mode and the TF32 switches are put back.
+        """
+        if self.device.type != "cpu":
+            return None
+        name = f"kata_reference_{self.kata.module}"
+        saved = (list(sys.path), torch.get_rng_state(), numpy.random.get_state(), torch.get_default_dtype(),
+                 torch.is_grad_enabled(), torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        hook = getattr(self.spec, "expected", None)
+        call = getattr(self.spec, "call", spec_api.call)
+        messages: list[tuple[dict, list[bytes]]] = [({"m": "ready"}, [])]
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("ignore")
+                _fast_math_off()
+                entry = load_entry(self.kata.reference_path, self.kata.entry, name)
+                for i, case in enumerate(self.cases):
+                    reset_global_state(case.seed ^ i)
+                    device = torch.device("cpu") if case.device_independent else self.device
+                    outcomes = hook(self.kata, entry, case.inputs, device) if hook is not None else [
+                        call(self.kata, entry, case.inputs, device)]
+                    buffers: list[bytes] = []
+                    header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
+                    messages.append((header, [bytes(b) for b in buffers]))
+                    del outcomes
+            messages.append(({"m": "done"}, []))
+        except Exception:  # noqa: BLE001 — the reference's child then runs it, and reports what failed
+            return None
+        finally:
+            entry = None
+            module = sys.modules.pop(name, None)
+            if module is not None:
+                vars(module).clear()  # its functions and classes hold it in cycles: break them, then collect
+            del module
+            gc.collect()
+            sys.path[:] = saved[0]
+            torch.set_rng_state(saved[1])
+            numpy.random.set_state(saved[2])
+            torch.set_default_dtype(saved[3])
+            torch.set_grad_enabled(saved[4])
+            torch.set_default_device(None)
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved[5], saved[6]
+        return tuple(messages)
+
     # ---------------------------------------------------------------- collecting
 
     def execute(self) -> CheckResult:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
         learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
-        cached = _REFERENCE_CACHE.get(key)
+        cached = _REFERENCE_CACHE.get(key) or self._reference_here()
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
         self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds

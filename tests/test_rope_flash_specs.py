@@ -507,9 +507,20 @@ def test_a_fused_kernel_is_seen_even_when_the_syntax_tree_is_fooled():
     q, k, v = torch.randn(1, 2, 8, 4), torch.randn(1, 2, 8, 4), torch.randn(1, 2, 8, 4)
     sneaky = getattr(F, "scaled_dot_" + "product_attention")
     assert _watch(lambda q, k, v: sneaky(q, k, v), q, k, v).fused is not None
-    (case,) = _family("flash-attention", "square")
+    (case,) = _family("flash-attention", "memory_long")
     problems = _judge("flash-attention", case, lambda q, k, v, block_size=64, causal=False: sneaky(q, k, v, is_causal=causal))
     assert any(p.kind == "rule" and "fused attention kernel" in p.message for p in problems)
+
+
+def test_the_watch_runs_on_the_memory_cases_and_only_there():
+    """The watch is most of a check's time: the cases that test values run without it, every memory case under it."""
+    kata = catalog.get("flash-attention")
+    for case in _cases("flash-attention"):
+        if case.name.startswith("random.") and int(case.name.split(".")[1]) > 3:
+            continue  # a few draws say it for all
+        extras = flash_spec.call(kata, _reference("flash-attention"), _fresh(case.inputs), CPU,
+                                 track_device=case.family.track_device).extras
+        assert (flash_spec.MEMORY in extras) == (case.family.name in MEMORY_CASES), case.name
 
 
 def test_the_report_draws_what_was_made_against_what_was_allowed():

@@ -1,0 +1,159 @@
+"""Issue 23's table in one run: every kata's cold check and watch re-check, every light command and usage error,
+each against its floor measured in the same run.
+
+    python benchmarks/table.py                       # every kata, 3 interleaved rounds
+    python benchmarks/table.py --runs 5 --katas gae,mha,flash-attention --no-watch
+
+Floors: `python -c "import typer, rich"` for the light commands and usage errors (bar 1.5×), `python -c "import
+torch"` for a cold `kata check` of a right file (the reference with its `# kata:` line; bar 1.25× per kata, median of
+all katas 1.15×). Each round runs every floor and every command once, in turn (interleaved), so a burst of load
+on a shared machine hits the floors and the commands alike; each figure is the median over rounds.
+
+Two ratios per row. wall: seconds from launch to exit, what a learner waits. cpu: user + sys seconds of the whole
+process tree (the check's children included), which the machine's load distorts less than wall time. The watch
+column is `kata watch`'s save-to-verdict latency (benchmarks/watch_latency.py's method; bar 0.3 s).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from checker import catalog  # noqa: E402  (no torch)
+
+PY = sys.executable
+KATA = [PY, str(ROOT / "cli.py")]
+LIGHT_BAR, CHECK_BAR, CHECK_MEDIAN_BAR, WATCH_BAR = 1.5, 1.25, 1.15, 0.3
+
+
+def timed(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float]:
+    """(wall seconds, user + sys seconds of the process and every descendant it waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def light_commands(work: Path) -> list[tuple[str, list[str]]]:
+    return [("kata", []), ("kata --help", ["--help"]), ("kata list", ["list"]), ("kata start gae", ["start", "gae", "--force", "--dir", "s"]),
+            ("kata hint gae", ["hint", "gae"]), ("kata reveal gae", ["reveal", "gae", "--yes"]), ("kata followup gae", ["followup", "gae"]),
+            ("kata cases gae", ["cases", "gae"]), ("kata stats", ["stats"]), ("kata next", ["next"]), ("kata config", ["config"]),
+            ("kata check --help", ["check", "--help"])]
+
+
+def usage_errors(work: Path) -> list[tuple[str, list[str]]]:
+    return [("kata check casual-mask", ["check", "casual-mask"]), ("kata check nothere.py", ["check", "nothere.py"]),
+            ("kata check <a folder>", ["check", "s"]), ("kata check gae --nope", ["check", "gae", "--nope"]),
+            ("kata check gae --seed -1", ["check", "gae", "--seed", "-1"]), ("kata check gae --case nope", ["check", "gae", "--case", "nope"]),
+            ("kata check gae --device cuda", ["check", "gae", "--device", "cuda"]), ("kata watch foo", ["watch", "foo"]),
+            ("kata check syntax_error.py", ["check", "syntax_error.py"]), ("kata check empty.py", ["check", "empty.py", "--kata", "gae"])]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="interleaved rounds (medians; at least 3)")
+    parser.add_argument("--katas", default=",".join(catalog.ids()))
+    parser.add_argument("--langs", default="en,zh", help="languages of the light commands and usage errors")
+    parser.add_argument("--no-watch", action="store_true", help="leave out the watch re-check column")
+    parser.add_argument("--watch-runs", type=int, default=3)
+    args = parser.parse_args()
+    katas = [catalog.get(k.strip()) for k in args.katas.split(",") if k.strip()]
+    langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
+
+    work = Path(tempfile.mkdtemp(prefix="kata-table-"))
+    os.environ["KATA_HOME"] = str(work / "home")  # never the learner's own history
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    (work / "s").mkdir()
+    (work / "syntax_error.py").write_text("# kata: gae\ndef compute_gae(rewards, values:\n    return 1\n")
+    (work / "empty.py").write_text("")
+    subprocess.run([*KATA, "start", "gae", "--dir", str(work)], env=env, capture_output=True)
+    files = {}
+    for kata in katas:
+        path = work / "right" / kata.filename
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
+        files[kata.id] = path
+
+    # (section, label, command, floor) in the order of one round
+    jobs: list[tuple[str, str, list[str], str]] = [("floor", "import typer, rich", [PY, "-c", "import typer, rich"], ""),
+                                                   ("floor", "import torch", [PY, "-c", "import torch"], "")]
+    for lang in langs:
+        jobs += [("light", f"{label} ({lang})", [*KATA, "--lang", lang, *argv], "import typer, rich") for label, argv in light_commands(work)]
+        jobs += [("usage error", f"{label} ({lang})", [*KATA, "--lang", lang, *argv], "import typer, rich")
+                 for label, argv in usage_errors(work)]
+    jobs += [("check", kata.id, [*KATA, "check", str(files[kata.id]), "--seed", "1", "--device", "cpu"], "import torch") for kata in katas]
+
+    load = os.getloadavg()[0]
+    samples: dict[str, list[tuple[float, float]]] = {label: [] for _, label, _, _ in jobs}
+    for round_ in range(args.runs):
+        print(f"round {round_ + 1}/{args.runs} …", file=sys.stderr, flush=True)
+        for _, label, cmd, _ in jobs:
+            samples[label].append(timed(cmd, work, env))
+
+    watch: dict[str, float | str] = {}
+    if not args.no_watch:
+        from watch_latency import warm
+
+        for kata in katas:
+            print(f"watch {kata.id} …", file=sys.stderr, flush=True)
+            try:
+                latencies, _ = warm(files[kata.id], kata.id, 1, args.watch_runs, poll=False)
+                watch[kata.id] = statistics.median(latencies)
+            except Exception as exc:  # noqa: BLE001 — one kata that cannot be watched should not lose the table
+                watch[kata.id] = f"error: {exc}"[:40]
+
+    median = {label: (statistics.median(s[0] for s in got), statistics.median(s[1] for s in got)) for label, got in samples.items()}
+    header = ("section", "command", "wall s", "wall ×", "cpu s", "cpu ×", "bar", "watch s", "")
+    rows: list[tuple] = []
+    check_ratios: list[tuple[float, float]] = []
+    over: list[str] = []
+    for section, label, _, floor in jobs:
+        wall, cpu = median[label]
+        if section == "floor":
+            rows.append((section, label, f"{wall:.3f}", "", f"{cpu:.3f}", "", "", "", ""))
+            continue
+        floor_wall, floor_cpu = median[floor]
+        rw, rc = wall / floor_wall, cpu / floor_cpu
+        bar = CHECK_BAR if section == "check" else LIGHT_BAR
+        seen = watch.get(label, "") if section == "check" else ""
+        watch_ok = not isinstance(seen, str) and seen <= WATCH_BAR or seen == ""
+        ok = rw <= bar and watch_ok
+        if section == "check":
+            check_ratios.append((rw, rc))
+        if not ok:
+            over.append(label)
+        rows.append((section, label, f"{wall:.3f}", f"{rw:.2f}", f"{cpu:.3f}", f"{rc:.2f}", f"≤ {bar}",
+                     seen if isinstance(seen, str) else f"{seen:.3f}", "ok" if ok else "OVER"))
+    if check_ratios:
+        mw, mc = statistics.median(r[0] for r in check_ratios), statistics.median(r[1] for r in check_ratios)
+        rows.append(("check", f"median of {len(check_ratios)} katas", "", f"{mw:.2f}", "", f"{mc:.2f}", f"≤ {CHECK_MEDIAN_BAR}", "",
+                     "ok" if mw <= CHECK_MEDIAN_BAR else "OVER"))
+
+    print(f"kata benchmark: {args.runs} interleaved rounds, medians; {os.cpu_count()} cores, load average {load:.1f} at the "
+          f"start and {os.getloadavg()[0]:.1f} at the end; Python {sys.version.split()[0]}; the wall ratio is the bar, the cpu "
+          f"ratio (user + sys of the process tree) is what load distorts less. watch: save → verdict, bar {WATCH_BAR} s, "
+          f"median of {args.watch_runs}.")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, *rows]:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    if over:
+        print(f"over a bar: {', '.join(over)}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""On CPU the check's parent computes the reference's answers while the learner's child runs (issue 23): it must leave
+nothing of the reference behind for a child forked later (kata watch's next check; its learner's child cannot walk
+gc.get_objects() either, checker.seal refuses it), and the answers must be the ones the reference's own child gives."""
+from __future__ import annotations
+
+import gc
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn as nn
+
+from checker import catalog, engine
+from checker import spec as spec_api
+from tests.conftest import ROOT, run_check
+
+REFERENCE = str(ROOT / "reference")
+
+
+def _right(tmp_path: Path, kata_id: str) -> Path:
+    kata = catalog.get(kata_id)
+    path = tmp_path / kata.filename
+    path.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
+    return path
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
+
+
+def _reference_leftovers() -> list[str]:
+    functions = [o for o in gc.get_objects() if hasattr(o, "__code__") and o.__code__.co_filename.startswith(REFERENCE)]
+    classes = [c for c in _subclasses(nn.Module) if c.__module__.startswith("kata_reference")]
+    modules = [m for m in sys.modules if m.startswith("kata_reference") or m.startswith("reference")]
+    return [repr(x) for x in functions + classes + modules]
+
+
+@pytest.mark.parametrize("kata_id", ["mha", "gae", "kv-cache"])
+def test_the_parent_keeps_nothing_of_the_reference_and_its_state_as_it_was(tmp_path: Path, kata_id: str) -> None:
+    engine._REFERENCE_CACHE.clear()
+    path, modules = list(sys.path), set(sys.modules)
+    rng, np_rng, dtype = torch.get_rng_state(), np.random.get_state()[1].copy(), torch.get_default_dtype()
+    result = run_check(_right(tmp_path, kata_id), kata_id)
+    assert result.passed, result.message
+    assert _reference_leftovers() == []
+    assert sys.path == path and not {m for m in set(sys.modules) - modules if "kata" in m}
+    assert torch.equal(torch.get_rng_state(), rng) and (np.random.get_state()[1] == np_rng).all()
+    assert torch.get_default_dtype() == dtype and torch.is_grad_enabled()
+
+
+def test_the_parents_answers_are_the_reference_childs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kata = catalog.get("mha")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as a check's parent and its children run
+    monkeypatch.setattr(engine, "_REFERENCE_CACHE", {})
+    run = engine._Run(kata, engine.importlib.import_module(kata.spec_module), spec_api.build_cases(
+        engine.importlib.import_module(kata.spec_module), 3), torch.device("cpu"), _right(tmp_path, "mha"), engine.Limits())
+    here = run._reference_here()
+    try:
+        child = run.children.fork(run._reference)
+        run.children.collect([child], engine.time.monotonic() + 120)
+    finally:
+        run.cleanup()
+        torch.set_num_threads(threads)
+    theirs = {h["i"]: (h["outcomes"], b) for h, b in child.messages if h.get("m") == "case"}
+    mine = {h["i"]: (h["outcomes"], b) for h, b in here if h.get("m") == "case"}
+    assert mine.keys() == theirs.keys() == set(range(len(run.cases)))
+    assert all(mine[i] == theirs[i] for i in mine)
