@@ -96,7 +96,6 @@ def test_light_commands_and_usage_errors_never_import_torch(tmp_path: Path, lang
     assert all(codes[" ".join(c)] in (0, None) for c in _light(tmp_path)[:12]), codes
 
 
-@pytest.mark.xfail(reason="fixed on branch ids", strict=False)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_file_that_cannot_run_is_judged_before_torch_loads(tmp_path: Path, lang: str) -> None:
     _light(tmp_path)
