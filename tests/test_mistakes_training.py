@@ -1,0 +1,74 @@
+"""The namer on the training family (cross-entropy, top-p, dpo-loss, ppo-loss, lora, moe-router, adamw).
+
+Every `wrong_*` corpus file of these katas declares the mistake it makes (`# mistake: <key>`, or
+`none`), and the namer, run as the engine runs it (the examined failing cases, the further ones
+while several variants explain them, then the passing ones), names exactly that on two seeds; every
+known mistake, written out as a learner file by `kata demo`, is named as itself.
+"""
+from __future__ import annotations
+
+import pytest
+
+from checker import catalog, mistakes
+from checker.results import Status
+from tests.conftest import CORPUS
+from tests.test_mistakes import DRAWS, _one_thread, check_in_process, declared_mistake, load, spec_of, written_out  # noqa: F401
+
+KATAS = ("cross-entropy", "top-p", "dpo-loss", "ppo-loss", "lora", "moe-router", "adamw")
+
+
+def name_as_the_engine_does(kata, entry, seed: int) -> tuple[str | None, list]:
+    run, results = check_in_process(kata, entry, seed, random_draws=DRAWS)
+    try:
+        failing = mistakes.examined_failing(run, results)
+        if not failing:
+            return None, results
+        inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
+        index = mistakes.explain(run, tuple(run.spec.MISTAKES), failing, mistakes.examined_passing(run, results),
+                                 inplace, mistakes.further_failing(run, results, failing))
+    finally:
+        run.cleanup()
+    return (None if index is None else run.spec.MISTAKES[index].key), results
+
+
+WRONG = sorted(p for k in KATAS for p in (CORPUS / catalog.get(k).module).glob("wrong_*.py"))
+
+
+@pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_wrong_corpus_is_named_as_it_declares(path):
+    kata = catalog.get(path.read_text().splitlines()[0].removeprefix("# kata: ").strip())
+    want = declared_mistake(path)
+    if want is not None:
+        assert want in {m.key for m in spec_of(kata).MISTAKES}, f"{path.name} declares an unknown mistake {want!r}"
+    try:
+        entry = load(path, kata)
+    except Exception:  # noqa: BLE001 — a file refused before running names nothing
+        assert want is None
+        return
+    for seed in (1, 2):
+        named, results = name_as_the_engine_does(kata, entry, seed)
+        assert any(r.status is not Status.PASS for r in results), f"{path.name} passes on seed {seed}"
+        assert named == want, f"{path.name}: named {named!r} on seed {seed}, declares {want!r}"
+
+
+PAIRS = [(k, m.key) for k in KATAS for m in spec_of(catalog.get(k)).MISTAKES]
+
+
+@pytest.mark.parametrize("kata_id,key", PAIRS, ids=[f"{k}-{m}" for k, m in PAIRS])
+def test_every_mistake_written_out_is_named_as_itself(kata_id, key, tmp_path):
+    kata = catalog.get(kata_id)
+    mistake = next(m for m in spec_of(kata).MISTAKES if m.key == key)
+    entry = written_out(kata, mistake, tmp_path)
+    for seed in (1, 2):
+        named, results = name_as_the_engine_does(kata, entry, seed)
+        assert any(r.status is Status.FAIL for r in results), f"{key} fails no case on seed {seed}"
+        assert named == key, f"{kata_id}: the file written from '{key}' is named {named!r} on seed {seed}"
+
+
+def test_every_mistake_has_a_label_and_a_fix_in_both_languages():
+    for kata_id in KATAS:
+        kata = catalog.get(kata_id)
+        for lang in ("en", "zh"):
+            said = kata.text(lang).mistakes
+            for mistake in spec_of(kata).MISTAKES:
+                assert said[mistake.key].label and said[mistake.key].fix, (kata_id, lang, mistake.key)
