@@ -184,6 +184,9 @@ NAMED = {
         "wrong_rewards_without_beta.py": ("rewards_without_beta", "typical"),
         "wrong_rewards_not_detached.py": ("rewards_not_detached", "rewards_detached"),
         "wrong_rewards_swapped.py": ("rewards_swapped", "typical"),
+        "wrong_beta_on_chosen_only.py": ("beta_on_chosen_only", "typical"),
+        "wrong_beta_on_rejected_only.py": ("beta_on_rejected_only", "typical"),
+        "wrong_reference_added.py": ("reference_added", "typical"),
     },
 }
 
