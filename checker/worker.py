@@ -222,6 +222,10 @@ def _known(message: str) -> str:
     if "without overflow" in message and ("Half" in message or "BFloat16" in message):
         return tr(" — a constant too large for a half-precision tensor, such as a fill of -1e9 (float16's largest value "
                   "is 65504): use torch.finfo(x.dtype).min")
+    if " is out of bounds for dimension" in message and message.lstrip().startswith("index -"):
+        return tr(" — a negative target such as ignore_index = -100 used as an index: rows whose target is "
+                  "ignore_index must be masked before indexing (index with torch.where(keep, targets, 0), then "
+                  "drop those rows)")
     if "Expected all tensors to be on the same device" in message:
         return tr(" — create tensors with device=x.device or torch.zeros_like(x), or move them with .to(x.device)")
     return ""

@@ -72,3 +72,15 @@ def test_every_mistake_has_a_label_and_a_fix_in_both_languages():
             said = kata.text(lang).mistakes
             for mistake in spec_of(kata).MISTAKES:
                 assert said[mistake.key].label and said[mistake.key].fix, (kata_id, lang, mistake.key)
+
+
+def test_a_negative_target_used_as_an_index_gets_a_hint():
+    """-100 used as a column raises IndexError (advanced indexing) or RuntimeError (gather): no variant
+    can name a file that only crashes, so the error itself says what to do."""
+    from tests.conftest import run_check
+
+    for name in ("wrong_ignore_index_as_index.py", "wrong_ignore_index_gathered.py"):
+        result = run_check(CORPUS / "cross_entropy" / name, "cross-entropy", seed=3, case="some_ignored")
+        assert result.status is Status.ERROR
+        message = result.failures()[0].error.message
+        assert "index -100 is out of bounds" in message and "must be masked before indexing" in message, message
