@@ -173,8 +173,12 @@ NAMED = {
         "wrong_where_nan_gradient.py": ("nan_gradient_when_all_ignored", "all_ignored"),
     },
     "top-p": {
-        "wrong_crossing_token_dropped.py": ("crossing_token_dropped", "top_p_half"),
+        "wrong_crossing_token_dropped.py": ("crossing_token_dropped", None),  # > and >= differ at equality only
         "wrong_keeps_one_more.py": ("keeps_one_more_at_equality", "four_equal_half"),
+        "wrong_cumsum_reaches_dropped.py": ("crossing_token_dropped_at_reach", None),  # told apart at equality
+        "wrong_cumsum_exceeds_no_shift.py": ("crossing_token_dropped_no_first", None),
+        "wrong_cumsum_reaches_no_first.py": ("crossing_token_dropped_at_reach_no_first", None),
+        "wrong_ascending_sort.py": ("ascending_sort", "top_p_half"),
         "wrong_top_p_before_top_k.py": ("top_p_over_all_tokens", "top_k_then_top_p"),
         "wrong_no_renormalisation.py": ("top_p_over_all_tokens", "top_k_then_top_p"),
         "wrong_cumsum_of_logits.py": ("filters_logits_not_probabilities", "top_p_half"),
