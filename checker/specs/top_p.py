@@ -331,7 +331,8 @@ def _judge(kata, case, expected, got) -> list[Problem]:
     if not bad_rows:
         return []
     small = x.numel() <= SMALL
-    first = bad_rows[0][1]
+    b = bad_rows[0][0]  # the first row said in full: with its cut drawn when the count is what differs
+    first = _row_problem(x[b], y[b], b, top_k, top_p, out.dtype, exp.data[b].double())
     problems = [Problem("rule", item, first, expected=exp.data.tolist() if small else None,
                         got=out.data.tolist() if small else None)]
     problems += [Problem("rule", item, p) for _, p in bad_rows[1:3]]
@@ -345,7 +346,8 @@ def _structure_only(value):
     return replace(value, data=None)
 
 
-def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: float, dtype: str) -> str | None:
+def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: float, dtype: str,
+                 expected_row: torch.Tensor | None = None) -> str | None:
     changed = ~((y == x) | (y == INF))  # NaN counts as changed
     if changed.any():
         col = int(changed.nonzero()[0])
@@ -376,7 +378,14 @@ def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: 
     if n in sizes:
         return None
     if len(sizes) == 1:
-        return tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
+        said = tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
+        if expected_row is None or top_p >= 1.0:
+            return said
+        from checker.render.nucleus import nucleus_picture  # the cut, sorted, with the crossing token marked
+
+        finite_x = [float(v) for v in x.tolist()]
+        want_kept = [bool(k) for k in (torch.isfinite(x) & (expected_row == x)).tolist()]
+        return said + "\n" + nucleus_picture(finite_x, want_kept, [bool(k) for k in kept.tolist()], top_k, top_p)
     return tr("row {row}: {n} tokens kept, expected {want} (logits tie at the cut: keep every tied token, or "
               "exactly as many as the rule needs)", row=row, n=n, want=tr(" or ").join(str(s) for s in sizes))
 
