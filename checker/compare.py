@@ -246,7 +246,11 @@ def _dtype_hint(expected: str, got: str) -> str:
     if got == "float64" and expected in ("float32", "float16", "bfloat16"):
         return tr(" — a float64 constant or tensor crept in (torch.tensor of Python floats, NumPy); keep the inputs' dtype")
     if got == "float32" and expected == "float64":
-        return tr(" — a tensor was created with the default dtype: use zeros_like or dtype=x.dtype")
+        return tr(" — the result stayed float32: a .float() never cast back, or a tensor created with the default "
+                  "dtype; end with .to(x.dtype), or use zeros_like / dtype=x.dtype")
+    if got == "float32" and expected in ("float16", "bfloat16"):
+        return tr(" — the result stayed float32: computing in float32 is right, but cast the result back with "
+                  ".to(x.dtype)")
     if got.startswith("int") or got == "bool":
         return tr(" — the result went through integer or boolean tensors: convert with .to(x.dtype)")
     return tr(" — outputs keep the inputs' dtype")

@@ -263,6 +263,8 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     structure, shapes, dtypes and devices (what a wrongly shaped output holds is not the point)."""
     mine, _ = split_outputs(run.kata, variant.value)
     theirs, _ = split_outputs(run.kata, got.value)
+    if _plain_extras(variant) != _plain_extras(got):
+        return False  # what the spec found in words differs (lora: the state_dict keys a module lacks or adds)
     if mine is None or theirs is None:  # a wrong structure: the learner's must be alike
         return mine is None and theirs is None and describe(variant.value) == describe(got.value)
     want, _ = split_outputs(run.kata, run.expected[case.name][0].value)
@@ -303,6 +305,13 @@ class _AtFloat32:
             loose = spec_api.TOLERANCES[torch.float32]
             return max(rtol, loose[0]), max(atol, loose[1])
         return rtol, atol
+
+
+def _plain_extras(outcome: spec_api.Outcome) -> dict[str, Any]:
+    """The extras that are findings in words (strings, numbers, tuples of them), not tensors."""
+    def plain(v: Any) -> bool:
+        return isinstance(v, (str, int, float, bool)) or isinstance(v, (tuple, list)) and all(map(plain, v))
+    return {k: v for k, v in outcome.extras.items() if plain(v)}
 
 
 def _shape(value: Any) -> Any:

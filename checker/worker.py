@@ -227,6 +227,10 @@ def _known(message: str) -> str:
         return tr(" — a float16/bfloat16 tensor met a float32 one: a tensor made without dtype= (torch.ones, torch.tensor, "
                   "a mask or a cache of another dtype) or a .float() result never cast back; make it with dtype=x.dtype, "
                   "or cast back with .to(x.dtype)")
+    if " is out of bounds for dimension" in message and message.lstrip().startswith("index -"):
+        return tr(" — a negative target such as ignore_index = -100 used as an index: rows whose target is "
+                  "ignore_index must be masked before indexing (index with torch.where(keep, targets, 0), then "
+                  "drop those rows)")
     if "Expected all tensors to be on the same device" in message:
         return tr(" — create tensors with device=x.device or torch.zeros_like(x), or move them with .to(x.device)")
     return ""

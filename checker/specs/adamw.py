@@ -137,14 +137,14 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
 
 def _step(param, grad, exp_avg, exp_avg_sq, step, lr, betas, eps, weight_decay, *, l2=False, bias_correction=True,
           eps_inside=False, offset=0, decay_after=False, eps_outside_correction=False, decay_lr=True,
-          one_minus_beta=True, return_corrected=False):
-    beta1, beta2 = betas
+          one_minus_beta=True, return_corrected=False, swap_betas=False, decay=True):
+    beta1, beta2 = betas[::-1] if swap_betas else betas
     t = step + offset
     g = grad + weight_decay * param if l2 else grad
     m = beta1 * exp_avg + ((1 - beta1) if one_minus_beta else 1.0) * g
     v = beta2 * exp_avg_sq + (1 - beta2) * g * g
     bc1, bc2 = (1 - beta1 ** t, 1 - beta2 ** t) if bias_correction else (1.0, 1.0)
-    decay = 1 - (lr if decay_lr else 1.0) * weight_decay
+    decay = 1 - (lr if decay_lr else 1.0) * weight_decay if decay else 1.0
     if eps_inside:
         update = lr * (m / bc1) / torch.sqrt(v / bc2 + eps)
     elif eps_outside_correction:  # the Adam paper's efficient form with eps-hat = eps
@@ -176,6 +176,8 @@ MISTAKES = (
     Mistake("decay_without_lr", _variant(decay_lr=False)),
     Mistake("no_one_minus_beta", _variant(one_minus_beta=False)),
     Mistake("returns_corrected_moments", _variant(return_corrected=True)),
+    Mistake("betas_swapped", _variant(swap_betas=True)),
+    Mistake("weight_decay_ignored", _variant(decay=False)),
 )
 
 

@@ -122,6 +122,8 @@ FAMILIES = (
     Family("float64_huge_logits", _case(8, 6, scale=HUGE, ignore=0.25, eps=0.1, dtype=torch.float64)),
     Family("float16", _case(10, 64, ignore=0.3, eps=0.1, dtype=torch.float16)),
     Family("float16_all_ignored", _case(4, 16, ignore="all", dtype=torch.float16)),
+    # p of the target ~1e-20: 0 in float16, not in float32 (log(softmax) only breaks without the upcast)
+    Family("float16_target_unlikely", _case(6, 8, targets="argmin", scale=20.0, ignore=0.2, dtype=torch.float16)),
     Family("bfloat16", _case(10, 64, ignore=0.3, eps=0.1, dtype=torch.bfloat16)),
     Family("bfloat16_no_smoothing", _case(10, 64, ignore=0.3, dtype=torch.bfloat16)),
     Family("random", _random(), draws=66),
@@ -181,10 +183,16 @@ def compare(kata, case, expected, got) -> list[Problem] | None:
 # ---------------------------------------------------------------- known mistakes
 
 
-def _variant(*, shift=True, log_of_softmax=False, count_all=False, smooth_over="K", one_minus_eps=True,
-             smoothing=True, ignore="index", masked_sum=True, empty="zero", reduce="mean"):
+def _variant(*, shift=True, log_of_softmax=False, upcast=True, count_all=False, smooth_over="K", one_minus_eps=True,
+             smoothing=True, ignore="index", masked_sum=True, empty="zero", reduce="mean", classes="sum",
+             smooth_term="mean", smooth_rows="kept", mask_by="multiply"):
+    """ignore: "index" (targets != ignore_index), "-100" (the default hard-coded), "negative" (targets >= 0
+    kept); upcast: half logits computed in float32; classes: "mean" averages -(q * log p) over the classes
+    instead of summing it; smooth_term: "sum" is eps * sum_k -log p[k] (the 1/K left out); smooth_rows:
+    "kept", "all_sum" (fairseq's pad mask on the nll only: every row's smoothing summed, divided by the
+    kept count) or "all_mean" (the nll averaged over kept rows, the smoothing over all rows)."""
     def cross_entropy(logits, targets, ignore_index=-100, label_smoothing=0.0):
-        x = logits.float() if logits.dtype in HALF else logits
+        x = logits.float() if logits.dtype in HALF and upcast else logits
         N, K = x.shape
         if log_of_softmax:
             log_p = torch.log(torch.softmax(x, dim=-1))
@@ -193,19 +201,35 @@ def _variant(*, shift=True, log_of_softmax=False, count_all=False, smooth_over="
             log_p = x - m - torch.log(torch.exp(x - m).sum(dim=-1, keepdim=True))
         if ignore == "index":
             keep = targets != ignore_index
+        elif ignore == "negative":
+            keep = targets >= 0
         else:  # the usual default hard-coded
             keep = targets != -100
         counted = keep if masked_sum else torch.ones_like(keep)
-        y = torch.where(keep, targets, torch.zeros_like(targets)).clamp(0, K - 1)
+        # the ignored rows of a sum that forgot the mask are gathered where their target points
+        y = torch.where(keep, targets, torch.zeros_like(targets)) if masked_sum else targets
+        # targets >= 0 keeps a target of K (an ignore_index of K): gather raises there, as the learner's does
+        y = y if ignore == "negative" else y.clamp(0, K - 1)
         nll = -log_p.gather(1, y[:, None]).squeeze(1)
         eps = label_smoothing if smoothing else 0.0
+        uniform = (-log_p).sum(-1) if smooth_term == "sum" else (-log_p).mean(-1)
         if smooth_over == "K - 1":  # eps spread over the other K - 1 classes only
             others = (-log_p).sum(-1) - nll
             per_row = (1 - eps) * nll + eps * others / (K - 1)
         else:
-            per_row = (1 - eps if one_minus_eps else 1.0) * nll + eps * (-log_p).mean(-1)
-        total = (per_row * counted.to(x.dtype)).sum()
+            per_row = (1 - eps if one_minus_eps else 1.0) * nll + eps * uniform
+        if classes == "mean":
+            per_row = per_row / K
         n = keep.sum()
+        if smooth_rows == "all_sum":
+            total = ((1 - eps) * nll * keep.to(x.dtype)).sum() + eps * uniform.sum()
+        elif smooth_rows == "all_mean":
+            kept_nll = ((1 - eps) * nll * keep.to(x.dtype)).sum() / n.clamp(min=1)
+            return (kept_nll + eps * uniform.mean()).to(logits.dtype)
+        elif mask_by == "where":  # an inf on an ignored row stays out (inf * 0 is NaN)
+            total = torch.where(counted, per_row, torch.zeros_like(per_row)).sum()
+        else:
+            total = (per_row * counted.to(x.dtype)).sum()
         if reduce == "sum":
             loss = total
         elif count_all:
@@ -235,6 +259,14 @@ MISTAKES = (
     Mistake("nan_when_all_ignored", _variant(empty="nan")),
     Mistake("detached_zero_when_all_ignored", _variant(empty="detached")),
     Mistake("nan_gradient_when_all_ignored", _variant(empty="where")),
+    Mistake("ignore_mask_negative", _variant(ignore="negative")),
+    Mistake("no_max_shift_in_input_dtype", _variant(shift=False, upcast=False)),
+    Mistake("log_of_softmax_in_input_dtype", _variant(log_of_softmax=True, upcast=False)),
+    Mistake("log_of_softmax_in_input_dtype_where", _variant(log_of_softmax=True, upcast=False, mask_by="where")),
+    Mistake("smoothed_loss_mean_over_classes", _variant(classes="mean")),
+    Mistake("smoothing_summed_over_classes", _variant(smooth_term="sum")),
+    Mistake("smoothing_on_ignored_rows", _variant(smooth_rows="all_sum")),
+    Mistake("smoothing_mean_over_all_rows", _variant(smooth_rows="all_mean")),
 )
 
 

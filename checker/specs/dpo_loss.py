@@ -145,12 +145,18 @@ def compare(kata, case, expected, got) -> list[Problem]:
 
 
 def _variant(*, sign=1.0, beta_outside=False, form="logsigmoid", reference=True, detach=True, reward_beta=True,
-             reduce="mean", swap=False):
+             reduce="mean", swap=False, reference_sign=-1.0, beta_on="both"):
+    """beta_on: "both", or "chosen" / "rejected": the rewards computed first with beta on one of them
+    only, and the loss built from their difference."""
     def dpo_loss(policy_chosen_logps, policy_rejected_logps, ref_chosen_logps, ref_rejected_logps, beta=0.1):
         margin = policy_chosen_logps - policy_rejected_logps
         if reference:
-            margin = margin - (ref_chosen_logps - ref_rejected_logps)
+            margin = margin + reference_sign * (ref_chosen_logps - ref_rejected_logps)
         z = sign * (margin if beta_outside else beta * margin)
+        if beta_on != "both":
+            w = (beta if beta_on == "chosen" else 1.0) * (policy_chosen_logps - ref_chosen_logps)
+            l = (beta if beta_on == "rejected" else 1.0) * (policy_rejected_logps - ref_rejected_logps)
+            z = w - l
         if form == "log_sigmoid":
             per_pair = -torch.log(torch.sigmoid(z))
         elif form == "kinked":  # softplus(-z) through clamp and abs: the gradient at z = 0 doubles
@@ -164,8 +170,8 @@ def _variant(*, sign=1.0, beta_outside=False, form="logsigmoid", reference=True,
         per_pair = beta * per_pair if beta_outside else per_pair
         loss = per_pair.sum() if reduce == "sum" else per_pair.mean()
         scale = beta if reward_beta else 1.0
-        chosen = scale * (policy_chosen_logps - ref_chosen_logps)
-        rejected = scale * (policy_rejected_logps - ref_rejected_logps)
+        chosen = (1.0 if beta_on == "rejected" else scale) * (policy_chosen_logps - ref_chosen_logps)
+        rejected = (1.0 if beta_on == "chosen" else scale) * (policy_rejected_logps - ref_rejected_logps)
         if detach:
             chosen, rejected = chosen.detach(), rejected.detach()
         return (loss, rejected, chosen) if swap else (loss, chosen, rejected)
@@ -184,6 +190,9 @@ MISTAKES = (
     Mistake("rewards_without_beta", _variant(reward_beta=False)),
     Mistake("rewards_not_detached", _variant(detach=False)),
     Mistake("rewards_swapped", _variant(swap=True)),
+    Mistake("beta_on_chosen_only", _variant(beta_on="chosen")),
+    Mistake("beta_on_rejected_only", _variant(beta_on="rejected")),
+    Mistake("reference_added", _variant(reference_sign=1.0)),
 )
 
 

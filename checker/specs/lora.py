@@ -242,6 +242,7 @@ class _LoRA(nn.Module):
     base_trainable = False
     scaling_buffer = False
     always_bias = False
+    detach_path = False
 
     def __init__(self, in_features, out_features, r=8, alpha=16, bias=True):
         super().__init__()
@@ -266,7 +267,8 @@ class _LoRA(nn.Module):
             self.scaling = scaling
 
     def forward(self, x):
-        return F.linear(x, self.weight, self.bias) + self.scaling * (x @ self.lora_A.T @ self.lora_B.T)
+        update = self.scaling * (x @ self.lora_A.T @ self.lora_B.T)
+        return F.linear(x, self.weight, self.bias) + (update.detach() if self.detach_path else update)
 
 
 def _variant(**switches):
@@ -283,6 +285,7 @@ MISTAKES = (
     Mistake("base_trainable", _variant(base_trainable=True)),
     Mistake("scaling_buffer", _variant(scaling_buffer=True)),
     Mistake("bias_always", _variant(always_bias=True)),
+    Mistake("lora_path_detached", _variant(detach_path=True)),
 )
 
 # `kata check lora --bench`: a 1024-wide projection with a rank-16 adapter over 4 x 256 tokens.

@@ -262,10 +262,11 @@ def _rows(item: str, message: str) -> Problem:
 
 
 def _route(logits, k, *, renormalise=True, over_tokens=False, f_kind="slots", times_E=True, ascending=False,
-           detach_P=False, P_from_weights=False):
+           detach_P=False, P_from_weights=False, least=False, in_float32=False):
     T, E = logits.shape
-    p = torch.softmax(logits.to(torch.promote_types(logits.dtype, torch.float32)), dim=0 if over_tokens else -1)
-    top_p, experts = torch.topk(p, k, dim=-1)
+    work = torch.float32 if in_float32 else torch.promote_types(logits.dtype, torch.float32)
+    p = torch.softmax(logits.to(work), dim=0 if over_tokens else -1)
+    top_p, experts = torch.topk(p, k, dim=-1, largest=not least)  # least: the k smallest, smallest first
     if ascending:
         experts, order = experts.sort(dim=-1)
         top_p = top_p.gather(-1, order)
@@ -279,6 +280,8 @@ def _route(logits, k, *, renormalise=True, over_tokens=False, f_kind="slots", ti
     if P_from_weights:  # the chosen, renormalised weights scattered back over the experts
         P = torch.zeros_like(p).scatter(-1, experts, weights).mean(0)
     aux = (E if times_E else 1) * (f * P).sum()
+    if in_float32:  # router_logits.float(), never cast back
+        return weights, experts, aux
     return weights.to(logits.dtype), experts, aux.to(logits.dtype)
 
 
@@ -297,6 +300,8 @@ MISTAKES = (
     Mistake("experts_ascending", _variant(ascending=True)),
     Mistake("aux_detached", _variant(detach_P=True)),
     Mistake("P_from_chosen_weights", _variant(P_from_weights=True)),
+    Mistake("least_likely_experts", _variant(least=True)),
+    Mistake("result_left_in_float32", _variant(in_float32=True)),
 )
 
 

@@ -136,12 +136,17 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
 
 
 def _loss(new, old, A, V, V_old, R, clip_eps, value_clip, vf_coef, entropy, ent_coef, *, pick_min=False,
-          clamp_only=False, inverted=False, clip_around="old", half=0.5, ent_sign=-1.0, normalise=False,
-          value_eps=None, value_clamp_only=False, detach_ratio=False):
-    if normalise:
+          clamp_only=False, inverted=False, clip_around="old", half=0.5, ent_sign=-1.0, normalise=None,
+          value_eps=None, value_clamp_only=False, detach_ratio=False, half_on="both", value_pick="max",
+          weigh_value=True, ent_reduce="mean", clip_of="delta"):
+    """normalise: None, "unbiased" (A.std()), "guarded" (SB3: only when there is more than one sample),
+    "biased" (std(unbiased=False)); half_on: "both" (0.5 * max(...)), "unclipped" or "clipped" (the 0.5 on
+    one branch of the max); clip_of: "delta" (old + clamp(V - old)), "value" (old + clamp(V)), "absolute"
+    (clamp(V))."""
+    if normalise is not None and not (normalise == "guarded" and A.numel() <= 1):
         with warnings.catch_warnings():  # the std of one sample is NaN, as in the learner's code
             warnings.simplefilter("ignore")
-            A = (A - A.mean()) / (A.std() + 1e-8)
+            A = (A - A.mean()) / (A.std(unbiased=normalise != "biased") + 1e-8)
     ratio = torch.exp(old - new) if inverted else torch.exp(new - old)
     ratio = ratio.detach() if detach_ratio else ratio
     clipped = -A * torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
@@ -153,11 +158,22 @@ def _loss(new, old, A, V, V_old, R, clip_eps, value_clip, vf_coef, entropy, ent_
         value = half * unclipped.mean()
     else:
         centre = R if clip_around == "returns" else V_old
-        v_clipped = centre + torch.clamp(V - centre, -c, c)
-        value = half * ((v_clipped - R) ** 2 if value_clamp_only else torch.max(unclipped, (v_clipped - R) ** 2)).mean()
-    total = policy + vf_coef * value
+        if clip_of == "absolute":
+            v_clipped = torch.clamp(V, -c, c)
+        else:
+            v_clipped = centre + torch.clamp(V if clip_of == "value" else V - centre, -c, c)
+        squared = (v_clipped - R) ** 2
+        if half_on == "unclipped":
+            unclipped, squared, outer = half * unclipped, squared, 1.0
+        elif half_on == "clipped":
+            unclipped, squared, outer = unclipped, half * squared, 1.0
+        else:
+            outer = half
+        pick = torch.min if value_pick == "min" else torch.max
+        value = outer * (squared if value_clamp_only else pick(unclipped, squared)).mean()
+    total = policy + (vf_coef if weigh_value else 1.0) * value
     if entropy is not None:
-        total = total + ent_sign * ent_coef * entropy.mean()
+        total = total + ent_sign * ent_coef * (entropy.sum() if ent_reduce == "sum" else entropy.mean())
     return total, policy, value
 
 
@@ -179,7 +195,16 @@ MISTAKES = (
     Mistake("clip_eps_for_value_clip", _variant(value_eps="clip_eps")),
     Mistake("no_half", _variant(half=1.0)),
     Mistake("entropy_sign", _variant(ent_sign=1.0)),
-    Mistake("advantages_normalised", _variant(normalise=True)),
+    Mistake("advantages_normalised", _variant(normalise="unbiased")),
+    Mistake("advantages_normalised_guarded", _variant(normalise="guarded")),
+    Mistake("advantages_normalised_biased", _variant(normalise="biased")),
+    Mistake("half_on_unclipped_only", _variant(half_on="unclipped")),
+    Mistake("half_on_clipped_only", _variant(half_on="clipped")),
+    Mistake("value_min_not_max", _variant(value_pick="min")),
+    Mistake("vf_coef_left_out", _variant(weigh_value=False)),
+    Mistake("entropy_summed", _variant(ent_reduce="sum")),
+    Mistake("value_clip_on_value", _variant(clip_of="value")),
+    Mistake("value_clamped_absolute", _variant(clip_of="absolute")),
 )
 
 

@@ -331,7 +331,8 @@ def _judge(kata, case, expected, got) -> list[Problem]:
     if not bad_rows:
         return []
     small = x.numel() <= SMALL
-    first = bad_rows[0][1]
+    b = bad_rows[0][0]  # the first row said in full: with its cut drawn when the count is what differs
+    first = _row_problem(x[b], y[b], b, top_k, top_p, out.dtype, exp.data[b].double())
     problems = [Problem("rule", item, first, expected=exp.data.tolist() if small else None,
                         got=out.data.tolist() if small else None)]
     problems += [Problem("rule", item, p) for _, p in bad_rows[1:3]]
@@ -345,7 +346,8 @@ def _structure_only(value):
     return replace(value, data=None)
 
 
-def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: float, dtype: str) -> str | None:
+def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: float, dtype: str,
+                 expected_row: torch.Tensor | None = None) -> str | None:
     changed = ~((y == x) | (y == INF))  # NaN counts as changed
     if changed.any():
         col = int(changed.nonzero()[0])
@@ -376,7 +378,14 @@ def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: 
     if n in sizes:
         return None
     if len(sizes) == 1:
-        return tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
+        said = tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
+        if expected_row is None or top_p >= 1.0:
+            return said
+        from checker.render.nucleus import nucleus_picture  # the cut, sorted, with the crossing token marked
+
+        finite_x = [float(v) for v in x.tolist()]
+        want_kept = [bool(k) for k in (torch.isfinite(x) & (expected_row == x)).tolist()]
+        return said + "\n" + nucleus_picture(finite_x, want_kept, [bool(k) for k in kept.tolist()], top_k, top_p)
     return tr("row {row}: {n} tokens kept, expected {want} (logits tie at the cut: keep every tied token, or "
               "exactly as many as the rule needs)", row=row, n=n, want=tr(" or ").join(str(s) for s in sizes))
 
@@ -385,7 +394,10 @@ def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: 
 
 
 def _variant(*, order="k_then_p", on="probabilities", boundary="reaches", fill="-inf",
-             returns="logits", top_p_one_is_off=True):
+             returns="logits", top_p_one_is_off=True, keep_first=True, descending=True):
+    """boundary: "reaches" (right: remove where the mass before a token reaches top_p), "exceeds"
+    (cumsum > top_p) or "reaches_cum" (cumsum >= top_p), with or without the first token kept
+    (keep_first), or "keeps one more"; descending=False sorts the wrong way up."""
     def top_k_top_p_filter(logits, top_k=0, top_p=1.0):
         x = logits.clone()
         V = x.size(-1)
@@ -402,13 +414,14 @@ def _variant(*, order="k_then_p", on="probabilities", boundary="reaches", fill="
                 return x
             half = x.dtype in HALF
             p = torch.softmax(x.float() if half else x, -1) if on == "probabilities" else x
-            sp, order_ = p.sort(dim=-1, descending=True)
+            sp, order_ = p.sort(dim=-1, descending=descending)
             cum = sp.cumsum(-1)
             if boundary == "reaches":
                 remove = cum - sp >= top_p
-            elif boundary == "exceeds":  # the token that crosses top_p is dropped
-                remove = cum > top_p
-                remove[..., 0] = False
+            elif boundary in ("exceeds", "reaches_cum"):  # the token that crosses top_p is dropped
+                remove = cum > top_p if boundary == "exceeds" else cum >= top_p
+                if keep_first:
+                    remove[..., 0] = False
             else:  # "keeps one more": cum > top_p shifted right by one
                 remove = cum - sp > top_p
             remove = remove.scatter(-1, order_, remove)
@@ -421,6 +434,10 @@ def _variant(*, order="k_then_p", on="probabilities", boundary="reaches", fill="
 
 MISTAKES = (
     Mistake("crossing_token_dropped", _variant(boundary="exceeds")),
+    Mistake("crossing_token_dropped_at_reach", _variant(boundary="reaches_cum")),
+    Mistake("crossing_token_dropped_no_first", _variant(boundary="exceeds", keep_first=False)),
+    Mistake("crossing_token_dropped_at_reach_no_first", _variant(boundary="reaches_cum", keep_first=False)),
+    Mistake("ascending_sort", _variant(descending=False)),
     Mistake("keeps_one_more_at_equality", _variant(boundary="keeps one more")),
     # Top-p before top-k, and top-p after top-k without renormalising, keep the same tokens: both
     # cut the sorted row at the shorter of the two prefixes the full distribution gives.

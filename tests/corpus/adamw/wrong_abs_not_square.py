@@ -1,5 +1,6 @@
 # kata: adamw
 # why: |g| instead of g squared in the second moment
+# mistake: none
 import math
 
 import torch

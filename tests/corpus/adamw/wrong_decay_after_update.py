@@ -1,5 +1,6 @@
 # kata: adamw
 # why: decays the parameter after the Adam update
+# mistake: decay_after_update
 import math
 
 import torch

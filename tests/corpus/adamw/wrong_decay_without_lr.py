@@ -1,5 +1,6 @@
 # kata: adamw
 # why: weight decay not scaled by lr
+# mistake: decay_without_lr
 import math
 
 import torch

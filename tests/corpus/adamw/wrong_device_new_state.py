@@ -1,5 +1,6 @@
 # kata: adamw
 # why: builds the moments from torch.zeros(param.shape) without device=: on a GPU they would sit on the CPU
+# mistake: none
 import torch
 
 

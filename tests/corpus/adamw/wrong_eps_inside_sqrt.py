@@ -1,5 +1,6 @@
 # kata: adamw
 # why: eps inside the square root
+# mistake: eps_inside_sqrt
 import math
 
 import torch

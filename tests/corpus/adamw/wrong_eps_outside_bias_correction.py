@@ -1,5 +1,6 @@
 # kata: adamw
 # why: the Adam paper's efficient form: eps added to the uncorrected root
+# mistake: eps_outside_bias_correction
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: adamw
 # why: updates the caller's param and moments in place (as torch.optim does) and returns them
+# mistake: none
 import torch
 
 

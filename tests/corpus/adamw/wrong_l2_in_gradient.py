@@ -1,5 +1,6 @@
 # kata: adamw
 # why: Adam with L2: the weight decay added to the gradient
+# mistake: l2_in_gradient
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: adamw
 # why: no bias correction
+# mistake: no_bias_correction
 import math
 
 import torch

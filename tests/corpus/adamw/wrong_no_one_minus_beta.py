@@ -1,5 +1,6 @@
 # kata: adamw
 # why: the moment without the (1 - beta1) factor
+# mistake: no_one_minus_beta
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: adamw
 # why: returns the bias-corrected moments as the new state
+# mistake: returns_corrected_moments
 import math
 
 import torch

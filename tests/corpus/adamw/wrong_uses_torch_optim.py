@@ -1,5 +1,7 @@
 # kata: adamw
 # why: calls the functional AdamW from torch.optim (banned)
+# (run in process it computes like a zero-based step: torch's functional adamw counts the step up first)
+# mistake: zero_based_step
 import torch
 from torch.optim.adamw import adamw
 

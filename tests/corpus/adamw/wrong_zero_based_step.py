@@ -1,5 +1,6 @@
 # kata: adamw
 # why: treats step as 0-based: bias corrections with step + 1
+# mistake: zero_based_step
 import math
 
 import torch

@@ -1,5 +1,7 @@
 # kata: cross-entropy
 # why: returns a fresh torch.zeros(()) when every row is ignored: loss.backward() has no graph
+# (it also computes float64 logits in float32: two mistakes at once, no single variant explains it)
+# mistake: none
 import torch
 
 

@@ -1,5 +1,7 @@
 # kata: cross-entropy
 # why: finds ignored rows with targets < 0, so ignore_index = 0 or K is not honoured
+# (it also computes float64 logits in float32: two mistakes at once, no single variant explains it)
+# mistake: none
 import torch
 
 

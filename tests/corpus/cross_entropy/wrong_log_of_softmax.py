@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: log(softmax(x)): a probability that underflows to 0 gives log 0 = -inf
+# mistake: log_of_softmax_in_input_dtype
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: ignored rows are zeroed but still counted: the mean divides by N
+# mistake: mean_over_all_rows
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: takes label_smoothing as an argument and never uses it
+# mistake: smoothing_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: the smoothed target gives 1 - eps to the target and eps / (K - 1) to each other class
+# mistake: smoothing_over_k_minus_1
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: adds eps * mean(-log p) to the full nll, without the (1 - eps) on the target term
+# mistake: smoothing_without_one_minus_eps
 import torch
 
 

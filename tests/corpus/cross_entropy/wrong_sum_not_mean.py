@@ -1,5 +1,6 @@
 # kata: cross-entropy
 # why: returns the sum of the kept rows' losses, not their mean
+# mistake: sum_not_mean
 import torch
 
 

@@ -1,5 +1,7 @@
 # kata: cross-entropy
 # why: torch.where(n > 0, s / n, 0): the value is 0 when every row is ignored, the gradient NaN
+# (it also computes float64 logits in float32: two mistakes at once, no single variant explains it)
+# mistake: none
 import torch
 
 

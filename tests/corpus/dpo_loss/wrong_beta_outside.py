@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: beta multiplies the log-sigmoid instead of the margin inside it
+# mistake: beta_outside_sigmoid
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: softplus(-z) as clamp(-z, min=0) + log1p(exp(-|z|)): the gradient at z = 0 is -1, not -1/2
+# mistake: kinked_stable_formula
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: softplus(-z) as relu(-z) + log1p(exp(-|z|)): the gradient at z = 0 is 0, not -1/2
+# mistake: kinked_relu_formula
 import torch
 
 

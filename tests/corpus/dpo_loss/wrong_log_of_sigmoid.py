@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: -log(sigmoid(z)): sigmoid underflows to 0 for z of about -150 in float32, the loss is inf
+# mistake: log_of_sigmoid
 import torch
 
 

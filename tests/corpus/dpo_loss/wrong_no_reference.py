@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: the reference model's log-probs never enter the margin
+# mistake: reference_left_out
 import torch.nn.functional as F
 
 

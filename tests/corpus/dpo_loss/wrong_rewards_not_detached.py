@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: returns the rewards still attached to the policy's graph
+# mistake: rewards_not_detached
 import torch.nn.functional as F
 
 

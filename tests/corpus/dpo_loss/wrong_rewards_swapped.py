@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: returns the rewards in the wrong order (rejected first)
+# mistake: rewards_swapped
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: logs the raw log-ratios as rewards, without beta
+# mistake: rewards_without_beta
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: the margin is rejected minus chosen: the loss prefers the rejected completion
+# mistake: sign_flipped
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: sums the per-pair losses instead of averaging them
+# mistake: sum_not_mean
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: dpo-loss
 # why: torch.where over the two softplus branches unclamped: the unused branch overflows and its NaN gradient leaks through
+# mistake: where_nan_gradient
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: lora
 # why: A and B swapped at init: A zeros, B random
+# mistake: zero_init_swapped
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: lora
 # why: lora_B initialised at random like A, so a fresh adapter already changes the layer
+# mistake: b_random_init
 import math
 
 import torch

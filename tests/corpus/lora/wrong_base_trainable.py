@@ -1,5 +1,6 @@
 # kata: lora
 # why: the base weight and bias left trainable
+# mistake: base_trainable
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: lora
 # why: creates a (zero) bias even when bias=False
+# mistake: bias_always
 import math
 
 import torch

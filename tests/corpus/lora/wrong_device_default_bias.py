@@ -1,5 +1,6 @@
 # kata: lora
 # why: without a bias, forward adds torch.zeros(out_features) made without device=: on a GPU it would sit on the CPU
+# mistake: none
 import math
 
 import torch

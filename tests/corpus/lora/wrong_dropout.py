@@ -1,5 +1,6 @@
 # kata: lora
 # why: dropout on the adapter's input in train mode (the contract has none)
+# mistake: none
 import math
 
 import torch

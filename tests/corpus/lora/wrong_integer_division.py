@@ -1,5 +1,6 @@
 # kata: lora
 # why: alpha // r: integer division (8 // 3 = 2)
+# mistake: integer_division
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: lora
 # why: no scaling on the update
+# mistake: no_scaling
 import math
 
 import torch

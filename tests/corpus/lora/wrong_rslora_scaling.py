@@ -1,5 +1,6 @@
 # kata: lora
 # why: rsLoRA's alpha / sqrt(r) scaling
+# mistake: rslora_scaling
 import math
 
 import torch

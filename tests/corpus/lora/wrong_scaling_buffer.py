@@ -1,5 +1,6 @@
 # kata: lora
 # why: scaling registered as a buffer: an extra key in the state_dict
+# mistake: scaling_buffer
 import math
 
 import torch

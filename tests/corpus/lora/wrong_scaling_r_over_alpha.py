@@ -1,5 +1,6 @@
 # kata: lora
 # why: scaling r / alpha instead of alpha / r
+# mistake: scaling_r_over_alpha
 import math
 
 import torch

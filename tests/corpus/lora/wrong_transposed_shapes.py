@@ -1,5 +1,6 @@
 # kata: lora
 # why: A and B transposed: lora_A [in, r], lora_B [r, out]
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: lora
 # why: keeps the base as a submodule (self.base = nn.Linear), so the state_dict names are base.weight and base.bias
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: P_e from the renormalised top-k weights scattered back, not the full softmax
+# mistake: P_from_chosen_weights
 import torch
 import torch.nn.functional as F
 

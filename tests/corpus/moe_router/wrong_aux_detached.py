@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: P_e computed under no_grad: the aux loss has no gradient
+# mistake: aux_detached
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: the aux loss without the factor E
+# mistake: aux_without_E
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: experts returned in ascending index order (topk with sorted=False, then sort)
+# mistake: experts_ascending
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: f_e counted from each token's first choice only
+# mistake: f_from_top1
 import torch
 import torch.nn.functional as F
 

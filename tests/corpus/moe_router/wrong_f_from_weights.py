@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: the weights as the softmax over all experts gathered at the top-k, the aux loss's f_e from the weights
+# mistake: none
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: f_e as a fraction of the T*k assignments
+# mistake: f_over_assignments
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: keeps the top-k probabilities as weights without renormalising them
+# mistake: no_renormalisation
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: k rounds of argmax on the probabilities without masking the chosen one: the same expert k times
+# mistake: none
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: the softmax over the tokens (dim=0) instead of over the experts
+# mistake: softmax_over_tokens
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: moe-router
 # why: softmax written as exp / sum without subtracting the max: logits of 1e4 overflow to inf and NaN
+# mistake: none
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: normalises the advantages inside the loss
+# mistake: advantages_normalised
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: clips the value with clip_eps instead of value_clip
+# mistake: clip_eps_for_value_clip
 import torch
 
 

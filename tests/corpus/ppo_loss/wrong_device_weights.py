@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: per-sample weights from torch.ones(shape) without device=: on a GPU they would sit on the CPU
+# mistake: none
 import torch
 
 

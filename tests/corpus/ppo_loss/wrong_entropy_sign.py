@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: adds the entropy bonus to the loss instead of subtracting it
+# mistake: entropy_sign
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: the min of the negated surrogate terms: the optimistic bound, the opposite of PPO's clip
+# mistake: min_not_max
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: the value loss without the 0.5
+# mistake: no_half
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: only the clipped policy term, no max with the unclipped one
+# mistake: policy_clamp_only
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: the ratio detached: the loss has the right value but no policy gradient
+# mistake: ratio_detached
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: the ratio inverted: exp(old - new)
+# mistake: ratio_inverted
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: sums over the batch instead of averaging
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: only the clipped value term, no max with the unclipped squared error
+# mistake: value_clamp_only
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: clips the value prediction around the returns (a no-op inside the max) instead of the old values
+# mistake: value_clip_around_returns
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: ppo-loss
 # why: ignores value_clip: always the plain squared error
+# mistake: value_clip_around_returns
 import torch
 
 

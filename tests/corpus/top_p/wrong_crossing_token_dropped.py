@@ -1,5 +1,6 @@
 # kata: top-p
 # why: keeps tokens while the cumulative sum stays <= top_p: the token that crosses top_p is dropped
+# mistake: crossing_token_dropped
 import torch
 
 

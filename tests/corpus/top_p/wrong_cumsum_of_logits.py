@@ -1,5 +1,6 @@
 # kata: top-p
 # why: forgets the softmax: the running total adds up sorted logits, not probabilities
+# mistake: filters_logits_not_probabilities
 import torch
 
 

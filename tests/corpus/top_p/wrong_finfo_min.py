@@ -1,5 +1,6 @@
 # kata: top-p
 # why: fills removed entries with torch.finfo(dtype).min instead of -inf
+# mistake: finfo_min_not_inf
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: top-p
 # why: right values, but written into the caller's logits with masked_fill_
+# mistake: none
 import torch
 
 

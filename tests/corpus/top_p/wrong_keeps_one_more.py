@@ -1,5 +1,6 @@
 # kata: top-p
 # why: the classic cumsum > top_p shifted right by one: at an exact boundary it keeps one token too many
+# mistake: keeps_one_more_at_equality
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: top-p
 # why: fills removed entries with -1e9, the attention-mask habit
+# mistake: none
 import torch
 
 

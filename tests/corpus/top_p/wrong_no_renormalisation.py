@@ -1,5 +1,6 @@
 # kata: top-p
 # why: top-p measures mass with the softmax of the original logits, ignoring what top-k removed
+# mistake: none
 import torch
 
 

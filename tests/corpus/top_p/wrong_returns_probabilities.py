@@ -1,5 +1,6 @@
 # kata: top-p
 # why: returns the renormalised probabilities of the survivors instead of the filtered logits
+# mistake: returns_probabilities
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: top-p
 # why: calls torch.topk(logits, top_k) without checking top_k <= V: raises when top_k > V
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: top-p
 # why: applies top-p to the full distribution first, then top-k
+# mistake: top_p_over_all_tokens
 import torch
 
 

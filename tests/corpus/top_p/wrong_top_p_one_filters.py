@@ -1,5 +1,6 @@
 # kata: top-p
 # why: runs the top-p step even at top_p = 1.0: tokens after the running total rounds to 1.0 are removed
+# mistake: top_p_one_still_filters
 import torch
 
 

@@ -1,0 +1,15 @@
+# kata: adamw
+# why: sqrt(v_hat + eps): eps under the root, as some RMSprop code writes it
+# mistake: eps_inside_sqrt
+import torch
+
+
+def adamw_step(param, grad, exp_avg, exp_avg_sq, step, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
+               weight_decay=0.01):
+    beta1, beta2 = betas
+    m = beta1 * exp_avg + (1 - beta1) * grad
+    v = beta2 * exp_avg_sq + (1 - beta2) * grad.pow(2)
+    m_hat = m / (1 - beta1 ** step)
+    v_hat = v / (1 - beta2 ** step)
+    new = param - lr * (m_hat / torch.sqrt(v_hat + eps) + weight_decay * param)
+    return new, m, v

@@ -1,0 +1,19 @@
+# kata: ppo-loss
+# why: the clamp is applied to the new values themselves, then added to the old values: old + clip(V), not old + clip(V - old)
+# mistake: value_clip_on_value
+import torch
+
+
+def ppo_loss(new_log_probs, old_log_probs, advantages, values, old_values, returns,
+             clip_eps=0.2, value_clip=0.2, vf_coef=0.5, entropy=None, ent_coef=0.0):
+    ratio = torch.exp(new_log_probs - old_log_probs)
+    policy_loss = torch.max(-advantages * ratio, -advantages * torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)).mean()
+    if value_clip is None:
+        value_loss = 0.5 * ((values - returns) ** 2).mean()
+    else:
+        v_clipped = old_values + torch.clamp(values, -value_clip, value_clip)
+        value_loss = 0.5 * torch.max((values - returns) ** 2, (v_clipped - returns) ** 2).mean()
+    total = policy_loss + vf_coef * value_loss
+    if entropy is not None:
+        total = total - ent_coef * entropy.mean()
+    return total, policy_loss, value_loss
