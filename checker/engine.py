@@ -42,6 +42,14 @@ from checker.worker import _encode_outcome as encode_outcome  # the reference co
 _REFERENCE_CACHE: dict[tuple, tuple] = {}
 
 
+def _remember(key: tuple, messages: tuple) -> None:
+    """Keep the reference's answers for this run's cases, wherever they were computed: a watcher re-checks
+    one seed, so a few are kept, not every one."""
+    _REFERENCE_CACHE[key] = messages
+    while len(_REFERENCE_CACHE) > 8:
+        _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     name = name.lower()
     if name == "auto":
@@ -216,16 +224,18 @@ class _Run:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
         learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
-        cached = _REFERENCE_CACHE.get(key) or self._reference_here()
+        cached = _REFERENCE_CACHE.get(key)
+        if cached is None:
+            cached = self._reference_here()
+            if cached:
+                _remember(key, cached)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
         self._pair = (learner, reference)
         deadline = time.monotonic() + self.limits.seconds
         self._collect([learner] if cached else [learner, reference], deadline)
         self._pair = None
         if not cached and reference.has("done"):
-            _REFERENCE_CACHE[key] = tuple(reference.messages)
-            while len(_REFERENCE_CACHE) > 8:  # a watcher re-checks one seed; keep a few, not every one
-                _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
+            _remember(key, tuple(reference.messages))
         return self._judge(learner, reference)
 
     def _judge_ready(self) -> None:

@@ -114,7 +114,7 @@ def test_every_known_mistake_fails_its_kata(kata_id, index):
 # Mistakes that by construction only show on an edge, with the reason.
 ONLY_ON_EDGES = {
     "cross-entropy": {"no_max_shift", "log_of_softmax",  # only with logits of ~1e4 or underflowing targets
-                      "log_of_softmax_in_input_dtype", "log_of_softmax_in_input_dtype_where",  # ... or in float16
+                      "log_of_softmax_in_input_dtype",  # ... or in float16 (two variants: masked by a product or by torch.where)
                       "no_max_shift_in_input_dtype",
                       "nan_when_all_ignored", "detached_zero_when_all_ignored",  # only when every row is ignored
                       "nan_gradient_when_all_ignored"},
@@ -154,7 +154,7 @@ NAMED = {
         "wrong_no_max_shift.py": ("no_max_shift_in_input_dtype", None),  # float16 tells it from the float32 one
         "wrong_no_max_shift_upcast.py": ("no_max_shift", None),
         "wrong_log_of_softmax.py": ("log_of_softmax_in_input_dtype", None),  # float16 tells it from the float32 one
-        "wrong_log_probs_of_half.py": ("log_of_softmax_in_input_dtype_where", None),
+        "wrong_log_probs_of_half.py": ("log_of_softmax_in_input_dtype", None),
         "wrong_log_of_softmax_upcast.py": ("log_of_softmax", None),  # told from the float16 one by a float16 case
         "wrong_mean_over_all_rows.py": ("mean_over_all_rows", "some_ignored"),
         "wrong_ignored_rows_in_sum.py": ("ignored_rows_in_sum", "some_ignored"),

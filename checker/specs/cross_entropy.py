@@ -185,12 +185,14 @@ def compare(kata, case, expected, got) -> list[Problem] | None:
 
 def _variant(*, shift=True, log_of_softmax=False, upcast=True, count_all=False, smooth_over="K", one_minus_eps=True,
              smoothing=True, ignore="index", masked_sum=True, empty="zero", reduce="mean", classes="sum",
-             smooth_term="mean", smooth_rows="kept", mask_by="multiply"):
+             smooth_term="mean", smooth_rows="kept", mask_by="multiply", ignored_at="target"):
     """ignore: "index" (targets != ignore_index), "-100" (the default hard-coded), "negative" (targets >= 0
     kept); upcast: half logits computed in float32; classes: "mean" averages -(q * log p) over the classes
     instead of summing it; smooth_term: "sum" is eps * sum_k -log p[k] (the 1/K left out); smooth_rows:
     "kept", "all_sum" (fairseq's pad mask on the nll only: every row's smoothing summed, divided by the
-    kept count) or "all_mean" (the nll averaged over kept rows, the smoothing over all rows)."""
+    kept count) or "all_mean" (the nll averaged over kept rows, the smoothing over all rows); ignored_at: where
+    a sum that forgot the mask gathers its ignored rows, "target" (clamped into range) or "zero" (class 0, the
+    usual safe index)."""
     def cross_entropy(logits, targets, ignore_index=-100, label_smoothing=0.0):
         x = logits.float() if logits.dtype in HALF and upcast else logits
         N, K = x.shape
@@ -207,7 +209,7 @@ def _variant(*, shift=True, log_of_softmax=False, upcast=True, count_all=False, 
             keep = targets != -100
         counted = keep if masked_sum else torch.ones_like(keep)
         # the ignored rows of a sum that forgot the mask are gathered where their target points
-        y = torch.where(keep, targets, torch.zeros_like(targets)) if masked_sum else targets
+        y = torch.where(keep, targets, torch.zeros_like(targets)) if masked_sum or ignored_at == "zero" else targets
         # targets >= 0 keeps a target of K (an ignore_index of K): gather raises there, as the learner's does
         y = y if ignore == "negative" else y.clamp(0, K - 1)
         nll = -log_p.gather(1, y[:, None]).squeeze(1)
@@ -251,6 +253,7 @@ MISTAKES = (
     Mistake("log_of_softmax", _variant(log_of_softmax=True)),
     Mistake("mean_over_all_rows", _variant(count_all=True)),
     Mistake("ignored_rows_in_sum", _variant(masked_sum=False)),
+    Mistake("ignored_rows_in_sum", _variant(masked_sum=False, ignored_at="zero")),
     Mistake("smoothing_over_k_minus_1", _variant(smooth_over="K - 1")),
     Mistake("smoothing_without_one_minus_eps", _variant(one_minus_eps=False)),
     Mistake("smoothing_ignored", _variant(smoothing=False)),
@@ -262,7 +265,7 @@ MISTAKES = (
     Mistake("ignore_mask_negative", _variant(ignore="negative")),
     Mistake("no_max_shift_in_input_dtype", _variant(shift=False, upcast=False)),
     Mistake("log_of_softmax_in_input_dtype", _variant(log_of_softmax=True, upcast=False)),
-    Mistake("log_of_softmax_in_input_dtype_where", _variant(log_of_softmax=True, upcast=False, mask_by="where")),
+    Mistake("log_of_softmax_in_input_dtype", _variant(log_of_softmax=True, upcast=False, mask_by="where")),
     Mistake("smoothed_loss_mean_over_classes", _variant(classes="mean")),
     Mistake("smoothing_summed_over_classes", _variant(smooth_term="sum")),
     Mistake("smoothing_on_ignored_rows", _variant(smooth_rows="all_sum")),

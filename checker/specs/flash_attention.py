@@ -202,7 +202,7 @@ def _online(*, rescale_sum=True, rescale_out=True, subtract_max=True, divide_eac
             top_left=False, scaled=True, hide_diagonal=False, fill="-inf", carry_max=True, mask_after_exp=False):
     """The right streaming computation with switches, one per known mistake. `fill`: "-inf" or "min"
     (finfo.min: a row with every key hidden averages them); `carry_max=False`: each block's own
-    max, nothing rescaled across blocks; `mask_after_exp`: exp(s) times the causal mask (an overflowed
+    max, nothing rescaled across blocks; `mask_after_exp`: the exponential of the scores times the causal mask (an overflowed
     hidden score makes inf · 0 = NaN)."""
     def flash_attention(q, k, v, block_size=64, causal=False):
         B, H, Lq, D = q.shape

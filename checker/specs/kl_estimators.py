@@ -14,7 +14,7 @@ import torch
 
 from checker import spec as spec_api
 from checker.compare import compare_outcome
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.results import Problem
 from checker.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._align import TOLERANCES, as_kind, holey_mask, leak_grid, lengths_mask, tolerance_for  # noqa: F401
@@ -151,7 +151,7 @@ def compare(kata, case, expected, got):
     if leaked.any():
         grid = leak_grid(mask, kl.data * ~mask.bool(),
                          lambda index: tr("masked positions where kl is not 0 (✗), first at {index}:", index=index))
-        said = tr("kl is not exactly 0 at {n} masked position(s)", n=int(leaked.sum()))
+        said = plural(int(leaked.sum()), "kl is not exactly 0 at {n} masked position", "kl is not exactly 0 at {n} masked positions")
         problems = [Problem("values", "kl", said + "\n" + grid)] + [p for p in problems if p.item != "kl"]
     return problems
 

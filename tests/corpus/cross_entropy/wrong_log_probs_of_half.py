@@ -1,6 +1,6 @@
 # kata: cross-entropy
 # why: probabilities first, then .log(), all without leaving float16 / bfloat16
-# mistake: log_of_softmax_in_input_dtype_where
+# mistake: log_of_softmax_in_input_dtype
 import torch
 
 
