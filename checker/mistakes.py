@@ -114,15 +114,7 @@ def examined_failing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]
     """The failing cases the report shows, then one per further failing family."""
     cases = {c.name: c for c in run.cases}
     failing = [r for r in results if r.status is Status.FAIL and r.name in run.got and r.name in cases]
-    chosen = failing[:SHOWN_FAILING]
-    families = {r.family for r in chosen}
-    for r in failing[SHOWN_FAILING:]:
-        if len(chosen) >= MAX_FAILING:
-            break
-        if r.family not in families:
-            chosen.append(r)
-            families.add(r.family)
-    return [cases[r.name] for r in chosen]
+    return [cases[r.name] for r in _shown_then_one_per_family(failing)]
 
 
 def examined_crashing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
@@ -130,15 +122,20 @@ def examined_crashing(run: Any, results: list[CaseResult]) -> list[spec_api.Case
     cases = {c.name: c for c in run.cases}
     crashed = [r for r in results if r.status is Status.ERROR and r.error is not None and r.name in cases
                and r.error.type not in NOT_A_CRASH and r.name not in run.got]
-    chosen = crashed[:SHOWN_FAILING]
+    return [cases[r.name] for r in _shown_then_one_per_family(crashed)]
+
+
+def _shown_then_one_per_family(results: list[CaseResult]) -> list[CaseResult]:
+    """The first SHOWN_FAILING results, then the first of each further family, MAX_FAILING in all."""
+    chosen = results[:SHOWN_FAILING]
     families = {r.family for r in chosen}
-    for r in crashed[SHOWN_FAILING:]:
+    for r in results[SHOWN_FAILING:]:
         if len(chosen) >= MAX_FAILING:
             break
         if r.family not in families:
             chosen.append(r)
             families.add(r.family)
-    return [cases[r.name] for r in chosen]
+    return chosen
 
 
 def examined_passing(run: Any, results: list[CaseResult]) -> list[spec_api.Case]:
