@@ -182,6 +182,11 @@ def hint(written: Written, store: Store) -> RenderableType:
     number = min(taken, drills.LADDER - 1) + 1
     store.record(Event(written.kata.id, drills.HINT, time.time(), detail=f"{written.key}; {number}",
                        file=str(written.path)))
+    if taken >= drills.LADDER:  # past the ladder's end: the last hint once more, said as such, and what is left
+        line = Text(tr("The last hint ({n}/{n}) for {id}, again: ", n=number, id=written.path.name), style="bold")
+        line.append_text(views.styled(ladder(written, number)))
+        return Group(line, views.say(tr("That was the last hint. `kata reveal` gives this drill up and shows the "
+                                        "fix (it comes back later).")))
     line = Text(tr("Hint {n}/{total} for {id}: ", n=number, total=drills.LADDER, id=written.path.name), style="bold")
     line.append_text(views.styled(ladder(written, number)))  # the content in it is literal: values were filled in
     return line
