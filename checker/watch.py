@@ -74,7 +74,7 @@ class KeyReader:
 
             try:
                 self._saved = termios.tcgetattr(self.fd)
-                tty.setcbreak(self.fd)
+                tty.setcbreak(self.fd, termios.TCSADRAIN)  # not TCSAFLUSH: a key pressed a moment ago is kept
             except termios.error:
                 self._saved = None
         return self
@@ -652,9 +652,9 @@ def ask_followups(kata: Kata, store: Store, console: Console, keys: KeyReader) -
     console.print(views.followups(kata, answers=False))
     wants = False
     if not keys.closed and keys.fd is not None and os.isatty(keys.fd):
-        console.print(views.say(tr("Answer them aloud, as you would to an interviewer. Press `a` for the model answers, "
-                                   "any other key to finish."), "bold"))
-        with keys:
+        with keys:  # keys are read one by one before the prompt shows, so a key pressed as it appears counts
+            console.print(views.say(tr("Answer them aloud, as you would to an interviewer. Press `a` for the model "
+                                       "answers, any other key to finish."), "bold"))
             selector = selectors.DefaultSelector()
             selector.register(keys.fd, selectors.EVENT_READ)
             pressed = keys.read() if selector.select(timeout=600) else []
