@@ -3,7 +3,8 @@
 The parent draws every case's inputs from the seed, then forks a child that runs the learner's
 file (isolated, time-limited) and streams outcomes back over a pipe in a safe format. The hidden
 reference's answers come, on CPU, from the parent itself while that child runs (on a GPU, from a
-second child); the parent, whose torch the learner's code never touched, compares them. Forking after torch is imported is what makes a check cost one torch import.
+second child); the parent, whose torch the learner's code never touched, compares them. Forking
+after torch is imported is what makes a check cost one torch import.
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ from checker.errors import KataError
 from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.runner import Children, Stream, decode_outcome, exit_words
-from checker.worker import Limits, describe_error, isolate, load_entry, refusal, reset_global_state, send, serve
-from checker.worker import _encode_outcome as encode_outcome  # the reference computed here sends what its child would
+from checker.worker import (Limits, describe_error, encode_outcome, isolate, load_entry, refusal, reset_global_state,
+                            send, serve)
 
 # The reference's answers for one run's cases never change: a process that checks again and again
 # (kata watch) reuses them, so each re-check forks only the learner's child.

@@ -147,7 +147,7 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
             send(fd, {"m": "case", "i": i, "error": refused, "t": elapsed})
             continue
         buffers: list[bytes] = []
-        header = {"m": "case", "i": i, "t": elapsed, "outcomes": [_encode_outcome(o, buffers) for o in outcomes]}
+        header = {"m": "case", "i": i, "t": elapsed, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
         if send_args and outcomes:
             header["after"] = {k: _safe_encode(v, buffers) for k, v in outcomes[0].args.items()
                                if isinstance(v, (torch.Tensor, np.ndarray))}
@@ -189,7 +189,7 @@ def _printed_so_far() -> int | None:
         return None
 
 
-def _encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
+def encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
     return {"value": _safe_encode(outcome.value, buffers),
             "extras": {k: _safe_encode(v, buffers) for k, v in outcome.extras.items()}}
 
