@@ -24,7 +24,7 @@ STUBS_DIR = PACKAGE_ROOT / "katas"
 REFERENCE_DIR = PACKAGE_ROOT / "reference"
 CONTENT_DIR = PACKAGE_ROOT / "content"
 
-TOPICS = ("attention", "helpers", "rl", "transformer", "training", "alignment")  # the order `kata list` shows them in
+TOPICS = ("attention", "helpers", "rl", "transformer", "training", "alignment", "inference", "classic")  # the order `kata list` shows them in
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("function", "module")
 

@@ -262,7 +262,7 @@ def failing_most(events: list[Event], limit: int = 3) -> list[Progress]:
 def topic_name(topic: str) -> str:
     return {"attention": tr("attention"), "helpers": tr("helpers"), "rl": tr("RL"),
             "transformer": tr("transformer"), "training": tr("training"),
-            "alignment": tr("alignment")}.get(topic, topic)
+            "alignment": tr("alignment"), "inference": tr("inference"), "classic": tr("classic ML")}.get(topic, topic)
 
 
 def difficulty_word(difficulty: str) -> str:
