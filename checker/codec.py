@@ -38,6 +38,14 @@ class TensorValue:
 
 
 @dataclass(frozen=True)
+class FloatScalar:
+    """A NumPy floating scalar (np.float32(0.5), what `arr.mean()` returns): its value and its dtype."""
+
+    value: float
+    dtype: str  # "float32", "float64", "float16"
+
+
+@dataclass(frozen=True)
 class Opaque:
     """A value that is neither a tensor nor plain data, kept only as text."""
 
@@ -76,6 +84,8 @@ def decode(node: Any, buffers: list[bytes]) -> Any:
         data = torch.from_numpy(array.copy()) if array.dtype.kind in "biuf" and array.dtype.itemsize <= 8 else None
         name = np.dtype(node["dtype"]).name
         return TensorValue(data, name, tuple(node["shape"]), "numpy") if data is not None else Opaque("ndarray", name)
+    if kind == "npscalar" and np.dtype(node["dtype"]).kind == "f" and isinstance(_unpy(node["v"]), (int, float)):
+        return FloatScalar(float(_unpy(node["v"])), np.dtype(node["dtype"]).name)
     if kind == "npscalar":
         return Opaque(f"numpy.{node['dtype']}", repr(node["v"]))
     if kind == "py":

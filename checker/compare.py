@@ -5,12 +5,13 @@ before comparing. Each problem is one sentence in the learner's terms.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import torch
 
-from checker.codec import Opaque, TensorValue
+from checker.codec import FloatScalar, Opaque, TensorValue
 from checker.i18n import plural, tr
 from checker.results import Mismatch, Problem
 from checker.spec import Outcome, raised_problems, tolerance
@@ -30,6 +31,8 @@ def describe(value: Any) -> str:
         return tr("a tensor of shape {shape}", shape=value.shape)
     if isinstance(value, Opaque):
         return tr("a {type} ({value})", type=value.type, value=value.repr[:60])
+    if isinstance(value, FloatScalar):
+        return tr("a NumPy {dtype} scalar ({value})", dtype=value.dtype, value=f"{value.value!r:.60}")
     if isinstance(value, tuple):
         return tr("a tuple of {n}", n=len(value))
     if isinstance(value, list):
@@ -83,6 +86,8 @@ def compare_outcome(kata: Any, spec: Any, case: Any, expected: Outcome, got: Out
 
 
 def compare_item(spec: Any, case: Any, name: str, expected: Any, got: Any) -> list[Problem]:
+    if is_float_scalar(expected):
+        return compare_float_scalar(spec, case, name, expected, got)
     if isinstance(expected, TensorValue):
         rtol, atol = tolerance(spec, case, _torch_dtype(expected.dtype), name, expected.data)
         return compare_values(name, expected, got, rtol, atol)
@@ -90,6 +95,50 @@ def compare_item(spec: Any, case: Any, name: str, expected: Any, got: Any) -> li
         return [Problem("values", name, tr("{item} is {got}, expected {expected}", item=name, got=describe(got),
                                            expected=describe(expected)))]
     return []
+
+
+def is_float_scalar(value: Any) -> bool:
+    """A float result that is not an array: a Python float, a NumPy floating scalar, a 0-dim float array."""
+    if isinstance(value, TensorValue):
+        return value.is_numpy and value.shape == () and value.data is not None and value.data.is_floating_point()
+    return isinstance(value, (float, FloatScalar))
+
+
+def float_of(value: Any) -> float:
+    if isinstance(value, TensorValue):
+        return float(value.data)
+    return float(value.value if isinstance(value, FloatScalar) else value)
+
+
+def inputs_float_dtype(case: Any) -> torch.dtype:
+    """The dtype of a case's first float tensor or array input (float64 when it has none, as int scores)."""
+    for value in getattr(case.inputs, "args", {}).values():
+        if isinstance(value, torch.Tensor) and value.is_floating_point():
+            return value.dtype
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            return _torch_dtype(value.dtype.name)
+    return torch.float64
+
+
+def compare_float_scalar(spec: Any, case: Any, name: str, expected: Any, got: Any) -> list[Problem]:
+    """A float result (AUC, a bias, a loss) may come back as a Python float, a NumPy floating scalar or a
+    0-dim float array: all three are a float. It is compared with the tolerance of the inputs' dtype."""
+    subject = name or tr("the output")
+    if not is_float_scalar(got):
+        return [Problem("type", name, tr("{item} is {got}; expected a float (a Python float, a NumPy floating scalar "
+                                         "or a 0-dim float array)", item=subject, got=describe(got)))]
+    e, g = float_of(expected), float_of(got)
+    rtol, atol = tolerance(spec, case, inputs_float_dtype(case), name, torch.tensor(e, dtype=torch.float64))
+    if e == g or (e != e and g != g) or (math.isfinite(e) and math.isfinite(g) and abs(g - e) <= atol + rtol * abs(e)):
+        return []
+    if not math.isfinite(g) and math.isfinite(e):
+        said = tr("{item} is {got}, expected {expected}: an overflow, a log of 0 or a 0/0 on the way", item=subject,
+                  got=repr(g), expected=f"{e:.8g}")
+    else:
+        said = tr("{item} is {got}, expected {expected} (off by {diff:.2g}; the tolerance is {tol:.2g})", item=subject,
+                  got=f"{g:.8g}", expected=f"{e:.8g}", diff=abs(g - e) if math.isfinite(g - e) else float("inf"),
+                  tol=atol + rtol * abs(e) if math.isfinite(e) else 0.0)
+    return [Problem("values", name, said)]
 
 
 def compare_values(item: str, expected: TensorValue, got: Any, rtol: float, atol: float) -> list[Problem]:
@@ -109,7 +158,7 @@ def compare_values(item: str, expected: TensorValue, got: Any, rtol: float, atol
                                           expected=expected.shape, hint=_shape_hint(expected.shape, got.shape)))]
     if got.dtype != expected.dtype:
         return [Problem("dtype", item, tr("{item} has dtype {got}, expected {expected}{hint}", item=subject, got=got.dtype,
-                                          expected=expected.dtype, hint=_dtype_hint(expected.dtype, got.dtype)))]
+                                          expected=expected.dtype, hint=_dtype_hint(expected.dtype, got.dtype, expected.is_numpy)))]
     if not _same_device(expected.device, got.device):
         return [Problem("device", item, tr("{item} is on {got}, expected {expected}{hint}", item=subject, got=got.device,
                                            expected=expected.device, hint=_device_hint(expected.device, got.device)))]
@@ -240,7 +289,13 @@ def _shape_hint(expected: tuple, got: tuple) -> str:
     return ""
 
 
-def _dtype_hint(expected: str, got: str) -> str:
+def _dtype_hint(expected: str, got: str, numpy: bool = False) -> str:
+    if numpy and got == "float64" and expected in ("float32", "float16"):
+        return tr(" — a float64 array crept in: np.zeros(n), np.ones(n) and np.array of Python floats are float64 unless "
+                  "given dtype=X.dtype, and int or bool arrays (labels) in the arithmetic promote float32 to float64 "
+                  "(cast them with .astype(X.dtype))")
+    if numpy and got.startswith("float") and expected.startswith("float"):
+        return tr(" — outputs keep the inputs' dtype: create arrays with dtype=X.dtype, or end with .astype(X.dtype)")
     if expected == "bool":
         return tr(" — build the mask from comparisons or torch.ones(..., dtype=torch.bool)")
     if got == "float64" and expected in ("float32", "float16", "bfloat16"):
