@@ -60,8 +60,9 @@ class Inputs:
     show: dict[str, Any] = field(default_factory=dict)  # scalars the report shows (gamma, eps, …)
     tol: tuple[float, float] | None = None  # this case's (rtol, atol), overriding the table
     simulate: str | None = None  # "cuda" / "meta": run as if every tensor lived there (checker/devices.py)
-    raises: str | None = None  # the builtin exception the contract demands for these inputs ("ValueError"): the
-    #                            outcome is then what the call did, in words (see `expect_raise`); `show` says why
+    raises: str | None = None  # the builtin exception the contract demands for these inputs ("ValueError", or
+    #                            "ValueError|AssertionError" where either is right): the outcome is then what the
+    #                            call did, in words (see `expect_raise`); `show` says why
 
 
 @dataclass(frozen=True)
@@ -248,20 +249,22 @@ RETURNED = "returned a value"
 
 
 def expect_raise(run: Callable[[], Any], error: str) -> str:
-    """What a call that must raise `error` (a builtin exception's name) did, in words the report
-    and the namer compare: "raised ValueError" (a subclass counts), "raised KeyError: 'k4'" or
-    "returned a value". A stub's NotImplementedError and a simulated device's problem pass through."""
+    """What a call that must raise `error` (a builtin exception's name, or several joined by "|") did, in
+    words the report and the namer compare: "raised ValueError" (a subclass counts; any of several is
+    said as the first, so every accepted error reads alike), "raised KeyError: 'k4'" or "returned a
+    value". A stub's NotImplementedError and a simulated device's problem pass through."""
     import builtins
 
     from checker.devices import DeviceProblem
 
-    wanted = getattr(builtins, error)
+    names = error.split("|")
+    wanted = tuple(getattr(builtins, name) for name in names)
     try:
         run()
     except (NotImplementedError, DeviceProblem):
         raise
     except wanted:
-        return RAISED + error
+        return RAISED + names[0]
     except Exception as exc:  # noqa: BLE001 — the wrong exception is an answer, reported as such
         return f"{RAISED}{type(exc).__name__}: {str(exc)[:120]}"
     return RETURNED
@@ -275,10 +278,11 @@ def raised_problems(case: Case, expected: Outcome, got: Outcome) -> list:
         return []
     why = ", ".join(f"{k}={v!r}" for k, v in case.inputs.show.items()) or tr("these inputs")
     did = got.value if isinstance(got.value, str) else RETURNED
+    error = tr(" or ").join(case.inputs.raises.split("|"))
     if did == RETURNED:
-        said = tr("expected {error} for {why}, your code returned a value", error=case.inputs.raises, why=why)
+        said = tr("expected {error} for {why}, your code returned a value", error=error, why=why)
     else:
-        said = tr("expected {error} for {why}, your code {did}", error=case.inputs.raises, why=why, did=did)
+        said = tr("expected {error} for {why}, your code {did}", error=error, why=why, did=did)
     return [Problem("raises", "", said)]
 
 

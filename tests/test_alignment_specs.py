@@ -63,6 +63,21 @@ def test_the_report_says_what_was_expected_and_what_the_code_did():
     assert other[0].message == "expected ValueError for kind='k4', your code raised KeyError: 'k4'"
 
 
+def test_either_of_two_accepted_errors_reads_alike():
+    case = _case(raises="ValueError|AssertionError")
+
+    def asserts(x, kind="k3"):
+        assert kind in ("k1", "k2", "k3"), kind
+        return x.sum()
+
+    expected = _run(_strict, case)
+    assert expected.value == _run(asserts, case).value == "raised ValueError"
+    assert compare_outcome(FUNCTION, None, case, expected, _run(asserts, case)) == []
+    returned = compare_outcome(FUNCTION, None, case, expected, _run(_lenient, case))
+    assert returned[0].message == "expected ValueError or AssertionError for kind='k4', your code returned a value"
+    assert _run(_keyerror, case).value.startswith("raised KeyError")
+
+
 def test_a_stub_still_reads_as_not_implemented():
     def stub(x, kind="k3"):
         raise NotImplementedError("write it")
