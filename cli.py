@@ -13,9 +13,43 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-import typer
-from rich.console import Console
-from rich.text import Text
+
+def _defer_rich_markdown() -> None:
+    """typer imports rich.markdown, and markdown-it with it (a sixth of what `import typer` costs), for help
+    written in markdown, which kata never asks for (rich_markup_mode=None). A stand-in holds the name until
+    something uses it: its Markdown(...) and any other name import the real module, then go on as usual."""
+    import types
+
+    if "rich.markdown" in sys.modules:
+        return
+
+    def real() -> types.ModuleType:
+        if isinstance(sys.modules.get("rich.markdown"), _StandIn):
+            del sys.modules["rich.markdown"]
+        import importlib
+
+        return importlib.import_module("rich.markdown")
+
+    class _StandIn(types.ModuleType):
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__"):  # the import system asking (__path__, __file__): not a use
+                raise AttributeError(name)
+            return getattr(real(), name)
+
+    class Markdown:
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            return real().Markdown(*args, **kwargs)
+
+    stand_in = _StandIn("rich.markdown")
+    stand_in.Markdown = Markdown  # type: ignore[attr-defined]
+    sys.modules["rich.markdown"] = stand_in
+
+
+_defer_rich_markdown()
+
+import typer  # noqa: E402 — after the stand-in above
+from rich.console import Console  # noqa: E402
+from rich.text import Text  # noqa: E402
 
 from checker import catalog, commands, i18n
 from checker.errors import INTERNAL, INTERRUPTED, KATA_FAILED, OK, USAGE, KataError
