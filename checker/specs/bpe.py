@@ -47,7 +47,7 @@ class _BPE:
     counts = "overlapping"  # "non_overlapping": "aaa" holds (a, a) once
     ties = "first_seen"  # "largest", "smallest", "last_seen": which of the most frequent pairs wins
     direction = "left_to_right"  # "right_to_left", "overlapping": how a merge replaces its pair
-    encoding = "lowest_id"  # "highest_id", "one_pass": which merge encode applies next
+    encoding = "lowest_id"  # "highest_id", "one_pass", "reversed": which merge encode applies next
     errors = "replace"  # decode's errors= ("strict", "ignore")
     units = "bytes"  # "chars": ord() of each character
     keys = "ids"  # "strings": merges keyed by the tokens' text
@@ -148,6 +148,10 @@ class _BPE:
                     out.append(ids[i])
                     i += 1
             return out
+        if self.encoding == "reversed":  # each merge once, newest first
+            for pair, idx in reversed(list(self._by_ids.items())):
+                ids = self._merge(ids, pair, idx)
+            return ids
         while len(ids) >= 2:
             present = [p for p in zip(ids, ids[1:]) if p in self._by_ids]
             if not present:
@@ -595,6 +599,7 @@ MISTAKES = (
     Mistake("replace_overlapping", _variant("BPETokenizer", direction="overlapping")),
     Mistake("encode_highest_id_first", _variant("BPETokenizer", encoding="highest_id")),
     Mistake("encode_one_pass", _variant("BPETokenizer", encoding="one_pass")),
+    Mistake("encode_reverse_order", _variant("BPETokenizer", encoding="reversed")),
     Mistake("decode_strict", _variant("BPETokenizer", errors="strict")),
     Mistake("decode_ignore", _variant("BPETokenizer", errors="ignore")),
     Mistake("chars_not_bytes", _variant("BPETokenizer", units="chars")),
