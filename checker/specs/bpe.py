@@ -195,7 +195,7 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
         raised = (FINDING, "train raised", type(exc).__name__)
         return Outcome((raised, None, None), {DIGEST: repr(raised)})
     merges = _merges_value(tokenizer)
-    ids = [_ids_value(tokenizer.encode(text)) for text in args["texts"]]
+    ids = [_ids_value(tokenizer.encode(text)) for text in [args["text"], *args["texts"]]]
     made = merges.shape[0] if isinstance(merges, torch.Tensor) else None
     decoded = [_decoded_value(tokenizer, list(id_list), made) for id_list in args["id_lists"]]
     extras: dict[str, Any] = {f"ids of text {n}": v for n, v in enumerate(ids[1:], 2)}
@@ -266,9 +266,10 @@ def _decoded_value(tokenizer: Any, ids: list[int], made: int | None) -> Any:
 
 def _case(text: str, vocab_size: int, *, texts: tuple[str, ...] = (), id_lists: tuple[list[int], ...] = (),
           pretrain: tuple[str, int] | None = None, rng: random.Random | None = None) -> Inputs:
-    """A case: train on `text` with `vocab_size`; encode `text` then `texts`; decode a window of text's
-    expected encoding, then `id_lists` (and, with `rng`, two id lists drawn from the trained vocabulary:
-    any run of token ids, and one that cuts a multi-byte character when the text has one)."""
+    """A case: train on `text` with `vocab_size`; encode `text` ("ids"), then `texts` ("ids of text 2", …); decode
+    a window of at most 16 ids of text's expected encoding ("decoded"; a window may cut a character), then
+    `id_lists` ("decoded of ids 2", …), topped up to three lists with a random one: token ids of the trained
+    vocabulary and ids of the text, mixed."""
     right = _right()
     right.train(text, vocab_size)
     ids = right.encode(text)
@@ -278,7 +279,7 @@ def _case(text: str, vocab_size: int, *, texts: tuple[str, ...] = (), id_lists: 
     if len(lists) < 3:
         top = 256 + len(right.merges)
         lists.append([rng.randrange(top) if rng.random() < 0.5 else rng.choice(ids or [0]) for _ in range(rng.randint(1, 10))])
-    args: dict[str, Any] = {"text": text, "vocab_size": vocab_size, "texts": [text, *texts], "id_lists": lists}
+    args: dict[str, Any] = {"text": text, "vocab_size": vocab_size, "texts": list(texts), "id_lists": lists}
     if pretrain is not None:
         args = {"pretrain": pretrain, **args}
     show = {RUNS_OUT: True} if len(right.merges) < vocab_size - 256 else {}
@@ -397,7 +398,7 @@ def compare(kata, case, expected, got) -> list[Problem]:
     if _is_finding(merges) and merges[1] == "train raised":
         return [_train_raised(case, merges[2], want.value[0])]
     problems = _merges_problems(case, want.value[0], merges)
-    texts, lists = case.inputs.args["texts"], case.inputs.args["id_lists"]
+    texts, lists = [case.inputs.args["text"], *case.inputs.args["texts"]], case.inputs.args["id_lists"]
     names = [("ids", texts[0], 1)] + [(f"ids of text {n}", t, 1) for n, t in enumerate(texts[1:], 2)]
     names += [("decoded", lists[0], 2)] + [(f"decoded of ids {n}", l, 2) for n, l in enumerate(lists[1:], 2)]
     values = dict(zip(("ids", "decoded"), have.value[1:])) if isinstance(have.value, tuple) else {}
@@ -531,7 +532,12 @@ def _sequence(text: str, merges: list[tuple[int, int, int]], k: int) -> list[int
 
 
 def _token_text(token: bytes, width: int = 6) -> str:
-    shown = repr(token.decode("utf-8", errors="backslashreplace"))
+    """A token as the picture shows it: its text when it is whole UTF-8 ('ab', '语'), else its bytes in hex
+    (0xe8af, a piece of a character), cut to `width` cells."""
+    try:
+        shown = repr(token.decode("utf-8"))
+    except UnicodeDecodeError:
+        shown = "0x" + token.hex()
     if cell_len(shown) <= width:
         return shown
     out = ""
