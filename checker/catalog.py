@@ -26,7 +26,7 @@ CONTENT_DIR = PACKAGE_ROOT / "content"
 
 TOPICS = ("attention", "helpers", "rl", "transformer", "training", "alignment", "inference", "classic")  # the order `kata list` shows them in
 DIFFICULTIES = ("easy", "medium", "hard")
-KINDS = ("function", "module")
+KINDS = ("function", "module", "class")  # class: a plain Python class, run by its spec's `call` hook
 
 # Importing these would hand the learner the answer; every kata bans them.
 ALWAYS_BANNED = ("reference", "checker")
@@ -84,8 +84,8 @@ BANNED_GROUPS: dict[str, tuple[str, ...]] = {
 class Kata:
     """What the CLI and the checker know about one kata (its text is `kata.text()`).
 
-    `entry` is the name the learner's file must define; `kind` says whether it is a function or
-    an `nn.Module` class; `outputs` names the items of the returned value (one name = a single
+    `entry` is the name the learner's file must define; `kind` says whether it is a function, an
+    `nn.Module` class, or a plain Python class (`class`: the spec's `call` hook builds and drives it); `outputs` names the items of the returned value (one name = a single
     value, not a tuple). `banned` lists dotted names the file must not use (a prefix bans a whole
     module: "torch" bans every use of torch).
     """
@@ -95,7 +95,7 @@ class Kata:
     difficulty: str
     order: int
     entry: str
-    kind: str  # "function" | "module"
+    kind: str  # "function" | "module" | "class"
     outputs: tuple[str, ...]
     banned: tuple[str, ...] = ()
     numpy_only: bool = False

@@ -430,6 +430,13 @@ def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) ->
     return problems
 
 
+def _plain(value: Any) -> bool:
+    """A value the report can show as it is: a number, a string, or short lists of them (bpe's probe texts)."""
+    if isinstance(value, (int, float, bool, str, type(None))):
+        return True
+    return isinstance(value, (list, tuple)) and len(value) <= 64 and all(_plain(v) for v in value)
+
+
 def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
     infos = []
     for name, value in case.inputs.args.items():
@@ -440,7 +447,7 @@ def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
         elif value is spec_api.RUN_DEVICE:
             infos.append(TensorInfo(name, None, "run device", None))
         else:
-            infos.append(TensorInfo(name, None, type(value).__name__, value if isinstance(value, (int, float, bool, str, type(None))) else str(value)))
+            infos.append(TensorInfo(name, None, type(value).__name__, value if _plain(value) else str(value)))
     for name, value in case.inputs.init.items():
         infos.append(TensorInfo(f"init {name}", None, type(value).__name__, value))
     if case.inputs.train:

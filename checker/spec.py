@@ -200,6 +200,8 @@ def simulated_device(inputs: Inputs, track_device: bool = False) -> str | None:
 
 
 def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcome:
+    if kata.kind == "class":  # a plain class has no default protocol: its spec's `call` hook says how it is driven
+        raise TypeError(f"{kata.id} is a class kata: its spec must define a call hook")
     args = {name: place(value, device) for name, value in inputs.args.items()}
     if inputs.raises is not None:
         return Outcome(expect_raise(lambda: entry(**args), inputs.raises), {}, args)
