@@ -382,14 +382,15 @@ def _q_problem(x, dim, C, view, q_e, q_g, bad, s_e, s_g, z_e, z_g, params_ok, qm
     for index in where[:SHOWN].tolist():
         c = 0 if dim is None else index[dim]
         value = float(xd[tuple(index)])
-        rows.append((tuple(index), c, value, value / float(s_e[c]), int(q_e[tuple(index)]), int(q_g[tuple(index)])))
-    first = rows[0]
+        v = value / float(s_e[c]) + (0 if symmetric else int(z_e[c]))  # what the expected q rounds
+        rows.append((tuple(index), value, v, int(q_e[tuple(index)]), int(q_g[tuple(index)])))
     said = tr("q differs in {n} of {total} places", n=n, total=total)
     if dim is not None:
-        c = first[1]
-        said += tr("; first at {index}, in {where}, scale {scale}, zero_point {zp}", index=list(first[0]),
+        first = where[0].tolist()
+        c = first[dim]
+        said += tr("; first at {index}, in {where}, scale {scale}, zero_point {zp}", index=first,
                    where=_channel_words(dim, c), scale=_num(float(s_e[c])), zp=int(z_e[c]))
-    lines = [said, q_table(rows, per_channel=dim is not None)]
+    lines = [said, q_table(rows, zero_point=not symmetric)]
     kind = rounding.diagnose(x, q_g, bad, s_g.reshape(view), z_g.reshape(view), s_e.reshape(view), z_e.reshape(view),
                              qmin, qmax)
     verdict = _verdict(kind, params_ok, qmin, qmax, symmetric)
