@@ -441,7 +441,7 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
     rounding_: "round", "trunc" (of x / scale), "trunc_after_zp" (of x / scale + zero_point), "floor";
     zero_point: "right", "plus" (-128 + round(lo / scale)), "subtracted" (q = round(x / scale) - zero_point),
     "uint8" (levels 0..255, cast to int8); reduce: "others" (right), "channel" (along dim), "all" (dim ignored),
-    "unnormalised" (dim not taken modulo the rank); flat: how a per-channel scale leaves ("reshape" or "squeeze");
+    "unnormalised" (dim not taken modulo the rank); flat: how a per-channel scale leaves ("reshape", "squeeze", or "expand": one scale repeated C times);
     offset_rounded: q = round((x - lo) / scale) - 128; zp_rounding: "round", "same" (q's rounding of lo / scale)
     or "cast" (the whole -128 - lo / scale cast to int64: truncated)."""
     def quantize_int8(x, dim=None, symmetric=True):
@@ -495,8 +495,11 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
                 q = torch.clamp(rnd(x / scale) + zp, qmin, qmax)
             zp = zp.to(torch.int64)
         q = q.to(torch.int8)
-        if dim is None or reduce == "all":
+        if dim is None or reduce == "all" and flat != "expand":
             return q, scale.reshape(()), zp.reshape(())
+        if flat == "expand":  # the one scale repeated for every channel
+            C = x.shape[dim]
+            return q, scale.reshape(()).expand(C).clone(), zp.reshape(()).expand(C).clone()
         if flat == "squeeze":
             return q, scale.squeeze(dims), zp.squeeze(dims)
         return q, scale.reshape(-1), zp.reshape(-1)
@@ -522,6 +525,7 @@ MISTAKES = (
     Mistake("nan_on_zero_range", _variant(guard=False)),
     Mistake("scale_over_256", _variant(asym_div=256)),
     Mistake("dim_ignored", _variant(reduce="all")),
+    Mistake("dim_ignored", _variant(reduce="all", flat="expand")),
     Mistake("zero_point_not_added", _variant(add_zero_point=False)),
     Mistake("offset_rounded_with_x", _variant(offset_rounded=True)),
 )
