@@ -51,16 +51,18 @@ def _wrap8(u: torch.Tensor) -> torch.Tensor:
     return torch.remainder(u + 128, 256) - 128
 
 
-KINDS = ("outside", "wrapped", "range", "rounded_down", "truncation", "floor", "ceil", "own_scale")
+KINDS = ("outside", "wrapped", "range", "own_scale", "rounded_down", "truncation", "floor", "ceil")  # ties: the first
 
 
 def diagnose(x: torch.Tensor, got: torch.Tensor, bad: torch.Tensor, s_got: torch.Tensor, z_got: torch.Tensor,
-             s_exp: torch.Tensor, z_exp: torch.Tensor, qmin: int, qmax: int) -> tuple[str, int, int, object]:
-    """(kind, how many of the differing elements it explains, how many differ, a value to show): which way
-    the learner's integers q = f(x / scale) + zero_point were made, judged with the learner's own scale and
-    zero point where they are usable (positive and finite), else the expected ones. v is taken both in
-    float64 and in x's dtype, so a float32 truncation is recognised where v is an integer to a few ulps.
-    kind is "" when nothing explains a single difference."""
+             s_exp: torch.Tensor, z_exp: torch.Tensor, qmin: int, qmax: int, most: int = 2
+             ) -> tuple[int, list[tuple[str, int, object]]]:
+    """How the learner's integers q = f(x / scale) + zero_point were made: (how many elements differ, up to
+    `most` kinds, each (kind, how many differing elements it explains, a value to show)), the kind that
+    explains most first, then the one that explains most of the rest. Judged with the learner's own scale and
+    zero point where they are usable (positive and finite), else the expected ones; v is taken both in float64
+    and in x's dtype, so a float32 truncation is recognised where v is an integer to a few ulps. The list is
+    empty when nothing explains a single difference."""
     usable = torch.isfinite(s_got) & (s_got > 0) & (z_got.abs() < 2 ** 40)
     s = torch.where(usable, s_got, s_exp).expand_as(x)[bad]
     z = torch.where(usable, z_got, z_exp).expand_as(x)[bad].double()
@@ -74,8 +76,7 @@ def diagnose(x: torch.Tensor, got: torch.Tensor, bad: torch.Tensor, s_got: torch
     def any_view(rule) -> torch.Tensor:
         hit = torch.zeros(n, dtype=torch.bool)
         for v in views:
-            with torch.no_grad():
-                hit |= rule(v)
+            hit |= rule(v)
         return hit
 
     r = torch.round(views[0]) + z  # the right rounding, before the clamp
@@ -91,15 +92,17 @@ def diagnose(x: torch.Tensor, got: torch.Tensor, bad: torch.Tensor, s_got: torch
         "own_scale": any_view(lambda v: (g == clamp(torch.round(v) + z)) | (g == clamp(torch.floor(v + 0.5) + z))
                               | (g == clamp(torch.sign(v) * torch.floor(v.abs() + 0.5) + z))),
     }
+    # "rounded_down" wins only where truncation and floor explain the same elements (every v there positive)
     explained["rounded_down"] = explained["truncation"] & explained["floor"]
-    counts = {k: int(explained[k].sum()) for k in KINDS}
-    best = max(KINDS, key=lambda k: (counts[k], -KINDS.index(k)))
-    if counts[best] == 0:
-        return "", 0, n, None
-    # "rounded_down" wins only when truncation and floor explain the same elements (every v there positive)
-    detail = None
-    if best == "outside":
-        detail = int(g[outside][0])
-    elif best == "wrapped":
-        detail = int(r[explained["wrapped"]][0])
-    return best, counts[best], n, detail
+    left = torch.ones(n, dtype=torch.bool)
+    kinds: list[tuple[str, int, object]] = []
+    while len(kinds) < most and left.any():
+        counts = {k: int((explained[k] & left).sum()) for k in KINDS}
+        best = max(KINDS, key=lambda k: (counts[k], -KINDS.index(k)))
+        if counts[best] == 0:
+            break
+        hit = explained[best] & left
+        detail = int(g[hit][0]) if best == "outside" else int(r[hit][0]) if best == "wrapped" else None
+        kinds.append((best, counts[best], detail))
+        left &= ~explained[best]
+    return n, kinds

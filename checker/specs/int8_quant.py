@@ -391,17 +391,18 @@ def _q_problem(x, dim, C, view, q_e, q_g, bad, s_e, s_g, z_e, z_g, params_ok, qm
         said += tr("; first at {index}, in {where}, scale {scale}, zero_point {zp}", index=first,
                    where=_channel_words(dim, c), scale=_num(float(s_e[c])), zp=int(z_e[c]))
     lines = [said, q_table(rows, zero_point=not symmetric)]
-    kind = rounding.diagnose(x, q_g, bad, s_g.reshape(view), z_g.reshape(view), s_e.reshape(view), z_e.reshape(view),
-                             qmin, qmax)
-    verdict = _verdict(kind, params_ok, qmin, qmax, symmetric)
-    if verdict:
-        lines.append("  " + verdict)
+    n, kinds = rounding.diagnose(x, q_g, bad, s_g.reshape(view), z_g.reshape(view), s_e.reshape(view),
+                                 z_e.reshape(view), qmin, qmax)
+    for kind in kinds:
+        verdict = _verdict(kind, n, params_ok, qmin, qmax, symmetric)
+        if verdict:
+            lines.append("  " + verdict)
     return Problem("values", "q", "\n".join(lines))
 
 
-def _verdict(kind: tuple[str, int, int, Any], params_ok, qmin: int, qmax: int, symmetric: bool) -> str:
+def _verdict(kind: tuple[str, int, Any], n: int, params_ok, qmin: int, qmax: int, symmetric: bool) -> str:
     """The sentence that says which kind of difference it is: a rounding, a range, or the scale behind it."""
-    name, explained, n, detail = kind
+    name, explained, detail = kind
     share = "" if explained == n else tr("{k} of the {n} differences: ", k=explained, n=n)
     if name == "truncation":
         return share + tr("x / scale truncated toward zero (.to(torch.int8), .int() or .trunc() without "
