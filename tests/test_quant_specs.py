@@ -295,3 +295,21 @@ def test_the_quantisation_api_is_banned_through_aliases(source):
 def test_round_clamp_and_aminmax_stay_allowed():
     source = "import torch\nq = torch.round(x).clamp(-127, 127)\nlo, hi = torch.aminmax(x)\ny = x.to(torch.int8)"
     assert not static.banned_uses(ast.parse(source), KATA.all_banned)
+
+
+# ---------------------------------------------------------------- kata cases
+
+
+def test_kata_cases_prints_the_family_sentences_literally(tmp_path):
+    """`[out, in]` and `[min(x, 0), max(x, 0)]` are text, not rich markup (lora's `[in_features]` too)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "COLUMNS": "200", "KATA_HOME": str(tmp_path), "KATA_LANG": "en", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, str(ROOT / "cli.py"), "cases", "int8-quant"], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, check=True).stdout
+    assert "a weight [out, in] with dim=0" in out
+    assert "over [min(x, 0), max(x, 0)]" in out

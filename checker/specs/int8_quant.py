@@ -338,17 +338,16 @@ def _scale_problem(dim, C, s_e, s_g, ok, zero, dtype) -> Problem:
     c = bad[0]
     if bool(zero[c]):
         where = tr("the tensor is all zeros") if dim is None else tr("channel {c} is all zeros", c=c)
-        said = tr("{where}: its scale must be positive and finite (any value, 1 for instance), yours is {got}",
-                  where=where, got=_num(float(s_g[c])))
+        return Problem("values", "scale", tr("{where}: its scale must be positive and finite (any value, 1 for "
+                                             "instance), yours is {got}", where=where, got=_num(float(s_g[c]))))
+    ratio = float(s_g[c] / s_e[c]) if float(s_e[c]) != 0 else float("nan")
+    if dim is None:
+        said = tr("scale is {got}, expected {expected} (yours / expected = {ratio})", got=_num(float(s_g[c])),
+                  expected=_num(float(s_e[c])), ratio=f"{ratio:.4g}")
     else:
-        ratio = float(s_g[c] / s_e[c]) if float(s_e[c]) != 0 else float("nan")
-        if dim is None:
-            said = tr("scale is {got}, expected {expected} (yours / expected = {ratio})", got=_num(float(s_g[c])),
-                      expected=_num(float(s_e[c])), ratio=f"{ratio:.4g}")
-        else:
-            said = tr("scale differs in {n} of {total} channels; first {where}: yours {got}, expected {expected} "
-                      "(yours / expected = {ratio})", n=len(bad), total=C, where=_channel_words(dim, c),
-                      got=_num(float(s_g[c])), expected=_num(float(s_e[c])), ratio=f"{ratio:.4g}")
+        said = tr("scale differs in {n} of {total} channels; first {where}: yours {got}, expected {expected} "
+                  "(yours / expected = {ratio})", n=len(bad), total=C, where=_channel_words(dim, c),
+                  got=_num(float(s_g[c])), expected=_num(float(s_e[c])), ratio=f"{ratio:.4g}")
     rtol = SCALE_RTOL.get(dtype, 1e-5)
     return Problem("values", "scale", said + "\n  " + tr("(compared with rtol {rtol:g}; an all-zero slice may have "
                                                           "any positive finite scale)", rtol=rtol))
