@@ -1,6 +1,6 @@
 """INT8 quantisation: symmetric (absmax) and asymmetric (affine), per-tensor or per-channel.
 
-Symmetric is the absmax scheme of LLM.int8() (Dettmers et al. 2022, §3.1, eq. 1, with 127 levels a
+Symmetric is the absmax scheme of LLM.int8() (Dettmers et al. 2022, §2.1, eq. 1: 127 levels a
 side) and SmoothQuant (Xiao et al. 2023, §2): scale = max|x| / 127, zero point 0, q on [-127, 127]
 (torch.ao's observers with quant_min = -127, quant_max = 127). Asymmetric is torch.ao's affine
 qint8 scheme (`MinMaxObserver._calculate_qparams`, `quantize_per_tensor`): the range is widened to
@@ -21,7 +21,8 @@ def quantize_int8(x, dim=None, symmetric=True):
     if dim is None:
         others = tuple(range(x.dim()))  # per-tensor: statistics over everything
     else:
-        assert x.dim() >= 2 and -x.dim() <= dim < x.dim(), f"dim {dim} is out of range for rank {x.dim()} (needs rank >= 2)"
+        assert x.dim() >= 2, f"per-channel needs rank >= 2, got rank {x.dim()}"
+        assert -x.dim() <= dim < x.dim(), f"dim {dim} is out of range for rank {x.dim()}"
         dim = dim % x.dim()
         others = tuple(d for d in range(x.dim()) if d != dim)  # per-channel: statistics over every other axis
 

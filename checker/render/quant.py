@@ -1,6 +1,6 @@
 """int8-quant's differing codes as a small table: the element (its index holds the channel), x, x / scale
-with the expected scale (plus the expected zero_point, asymmetric), the expected q and the learner's. A few lines, 60 columns at most, plain text
-(it reads the same in a pipe), from plain Python values.
+with the expected scale (plus the expected zero_point, asymmetric), the expected q and the learner's. A few
+lines, 60 columns at most, plain text (it reads the same in a pipe), from plain Python values.
 
       element          x  x / scale  expected  yours
       [0, 0]    0.937641    41.9134        42     41

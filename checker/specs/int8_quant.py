@@ -19,7 +19,7 @@ import torch
 from checker import rounding
 from checker import spec as spec_api
 from checker.compare import compare_values, split_outputs
-from checker.i18n import plural, tr
+from checker.i18n import tr
 from checker.results import Problem
 from checker.spec import Family, Inputs, Mistake, Outcome
 from checker.specs import _training
@@ -91,7 +91,8 @@ def _tiny(symmetric: bool, dim: int | None):
         if symmetric:
             width = x.abs().amax(dim=others, keepdim=True) / 127
         else:
-            width = (x.amax(dim=others, keepdim=True).clamp(min=0) - x.amin(dim=others, keepdim=True).clamp(max=0)) / 255
+            hi, lo = x.amax(dim=others, keepdim=True).clamp(min=0), x.amin(dim=others, keepdim=True).clamp(max=0)
+            width = (hi - lo) / 255
         x = x * (1.5e-6 / width).clamp(min=1.0)
         return _inputs(x.float(), dim, symmetric)
     return make
@@ -171,8 +172,6 @@ def _float64(per_channel: bool):
     return make
 
 
-SCALES = (1e-2, 10.0)  # channels whose scales span this range (max|x| / 127, up to a factor of ~3)
-
 FAMILIES = (
     Family("per_tensor_symmetric", _draw((6, 10))),
     Family("per_tensor_asymmetric", _draw((6, 10), None, False)),
@@ -246,7 +245,8 @@ def matches(kata, case, variant: Outcome, got: Outcome) -> bool | None:
         return None
     x, dim, _ = _arguments(case)
     C = 1 if dim is None else x.shape[dim]
-    if tuple(mine["q"].shape) != tuple(x.shape) or mine["scale"].data.numel() != C or mine["zero_point"].data.numel() != C:
+    sizes = (tuple(mine["q"].shape), mine["scale"].data.numel(), mine["zero_point"].data.numel())
+    if sizes != (tuple(x.shape), C, C):
         return None
     with _training.one_thread():
         return not _judge(kata, case, variant, got, contract=False)
@@ -441,7 +441,8 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
     rounding_: "round", "trunc" (of x / scale), "trunc_after_zp" (of x / scale + zero_point), "floor";
     zero_point: "right", "plus" (-128 + round(lo / scale)), "subtracted" (q = round(x / scale) - zero_point),
     "uint8" (levels 0..255, cast to int8); reduce: "others" (right), "channel" (along dim), "all" (dim ignored),
-    "unnormalised" (dim not taken modulo the rank); flat: how a per-channel scale leaves ("reshape", "squeeze", or "expand": one scale repeated C times);
+    "unnormalised" (dim not taken modulo the rank); flat: how a per-channel scale leaves ("reshape", "squeeze",
+    or "expand": one scale repeated C times);
     offset_rounded: q = round((x - lo) / scale) - 128; zp_rounding: "round", "same" (q's rounding of lo / scale)
     or "cast" (the whole -128 - lo / scale cast to int64: truncated)."""
     def quantize_int8(x, dim=None, symmetric=True):
