@@ -4,7 +4,7 @@ torch.ao's `MinMaxObserver` / `PerChannelMinMaxObserver` with qint8 give scale a
 (symmetric: quant_min=-127, quant_max=127, `per_tensor_symmetric` / `per_channel_symmetric`; asymmetric:
 [-128, 127], `per_tensor_affine` / `per_channel_affine`), then `quantize_per_tensor` /
 `quantize_per_channel` + `int_repr()` give q. Run on every float32 case of every family on two seeds
-(torch's quantised kernels take float32 only, so the float64 cases are left out), and judged three ways:
+(torch's quantised kernels take float32 only, so the float64 cases are left out), and judged two ways:
 torch's answer must pass the kata's own comparison rule against the reference; and the raw differences
 are measured and bounded. By design torch.ao differs in one place: an all-zero slice gets scale
 finfo(float32).eps = 1.19e-07, the contract's reference 1.0 (any positive finite scale is accepted).
