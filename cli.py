@@ -351,7 +351,7 @@ def make_app() -> typer.Typer:
         table.add_column(style="cyan", no_wrap=True)
         table.add_column()
         for family, about in kata.text().families.items():
-            table.add_row(family, about)
+            table.add_row(Text(family), Text(about))  # literally: "[out, in]" is not a style tag
         console.print(table)
         _say(tr("Run one with `kata check {id} --case NAME` (a family's draws are NAME.0, NAME.1, …).", id=kata.id), "dim")
         _finish()

@@ -7,7 +7,9 @@ file failed and on some it passed. A variant explains the file when
       learner's output matches the variant's (same structure, values within the case's tolerance,
       the same inputs modified in place or not);
     - on every examined passing case the variant is right too: a variant that is wrong where the
-      learner is right is another function, however well it matched the failures.
+      learner is right is another function, however well it matched the failures (unless the spec's
+      `matches` hook finds it gave the learner's own answer there: integers rounded at a jump of the
+      variant's rounding go either way in two writings of one mistake).
 
 The report names a mistake only when exactly one variant explains the file; a report that names
 nothing is better than one that names the wrong mistake (two mistakes at once, or one that no
@@ -203,7 +205,7 @@ def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], p
     for case in passing:
         for m in list(alive):
             outcome, modified = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
-            if outcome is None or modified or _wrong(run, case, outcome):
+            if outcome is None or modified or _wrong(run, case, outcome) and not _alike(run, case, outcome):
                 alive.remove(m)  # wrong where the learner is right: another function
         if not alive:
             return None
@@ -254,6 +256,15 @@ def _wrong(run: Any, case: spec_api.Case, outcome: spec_api.Outcome) -> bool:
     return bool(run._compare(case, run.expected[case.name], outcome))
 
 
+def _alike(run: Any, case: spec_api.Case, variant: spec_api.Outcome) -> bool:
+    """Whether a variant that is wrong where the learner is right still gave the learner's answer, by the spec's
+    `matches` hook (never without one): integers rounded from values that sit on a jump of the variant's own
+    rounding (a truncation at x / scale = 127 to an ulp) go either way in two writings of one mistake, and one
+    such element must not tell them apart."""
+    hook = getattr(run.spec, "matches", None)
+    return hook is not None and bool(hook(run.kata, case, variant, run.got[case.name]))
+
+
 def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec_api.Outcome) -> bool:
     """Whether the learner's output is the variant's, within the case's tolerance. A variant whose
     output has the wrong shape is recognised by its shapes: the learner's output must have the same
@@ -262,6 +273,11 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     theirs, _ = split_outputs(run.kata, got.value)
     if _plain_extras(variant) != _plain_extras(got):
         return False  # what the spec found in words differs (lora: the state_dict keys a module lacks or adds)
+    hook = getattr(run.spec, "matches", None)
+    if hook is not None:  # a rule with several right answers (integers rounded at ties) judges the likeness itself
+        verdict = hook(run.kata, case, variant, got)
+        if verdict is not None:
+            return verdict
     if mine is None or theirs is None:  # a wrong structure: the learner's must be alike
         return mine is None and theirs is None and describe(variant.value) == describe(got.value)
     want, _ = split_outputs(run.kata, run.expected[case.name][0].value)

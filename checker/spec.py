@@ -10,6 +10,8 @@ after. Optional hooks in the spec module replace the defaults below:
     TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
     tolerance_for(case, item, dtype, expected) -> (rtol, atol) | None  # per item ("grad of x"), e.g. scaled by
                                                            # max|expected| or grown with position; None = default
+    matches(kata, case, variant, got) -> bool | None       # whether the learner's outcome is a known mistake's,
+                                                           # where several answers are alike (None = the generic test)
     MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
     BENCH = (label, make)                                  # a large input for `kata check --bench`
 """
