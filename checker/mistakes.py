@@ -55,7 +55,7 @@ import torch
 
 from checker import codec
 from checker import spec as spec_api
-from checker.compare import compare_outcome, describe, split_outputs
+from checker.compare import compare_outcome, describe, is_float_scalar, split_outputs
 from checker.i18n import tr
 from checker.results import CaseResult, Problem, Status
 from checker.worker import reset_global_state, send
@@ -316,6 +316,8 @@ def _shape(value: Any) -> Any:
 
 
 def _signature(value: Any) -> Any:
+    if is_float_scalar(value):
+        return "a float"  # a Python float, a NumPy scalar and a 0-dim array are one float (compare_float_scalar)
     if isinstance(value, codec.TensorValue):
         return value.shape, value.dtype, value.device.split(":")[0], value.is_numpy
     return describe(value)
