@@ -46,6 +46,7 @@ numbers as the learner's run did: the generator is reset to that case's seed bef
 from __future__ import annotations
 
 import copy
+import math
 import time
 from dataclasses import replace
 from typing import Any
@@ -55,7 +56,7 @@ import torch
 
 from checker import codec
 from checker import spec as spec_api
-from checker.compare import compare_outcome, describe, is_float_scalar, split_outputs
+from checker.compare import compare_outcome, describe, float_of, is_float_scalar, split_outputs
 from checker.i18n import tr
 from checker.results import CaseResult, Problem, Status
 from checker.worker import reset_global_state, send
@@ -278,6 +279,8 @@ def _overflowed(value: Any) -> Any:
     the order of operations (inf - inf, inf / inf), not on the formula."""
     if isinstance(value, tuple):
         return tuple(_overflowed(v) for v in value)
+    if is_float_scalar(value) and not isinstance(value, codec.TensorValue) and not math.isfinite(float_of(value)):
+        return float("nan")  # a float result (a loss): inf and NaN alike, as in arrays
     if isinstance(value, codec.TensorValue) and value.data is not None and value.data.is_floating_point():
         data = value.data
         if not bool(torch.isfinite(data).all()):

@@ -61,6 +61,18 @@ def test_a_float_result_has_one_signature_however_it_is_returned():
     assert mistakes._signature(decoded(np.zeros(3, dtype=np.float32))) != mistakes._signature(forms[0])
 
 
+def test_an_overflowed_float_result_matches_whether_inf_or_nan():
+    """No max shift gives a loss of inf (log of an inf sum) or NaN (log of inf/inf), by the order of
+    operations: the namer matches them alike, as it does inside arrays."""
+    from checker import codec, mistakes
+
+    buffers: list[bytes] = []
+    nan = codec.decode(codec.encode(np.float32("nan"), buffers), buffers)
+    outcomes = [mistakes._overflowed((v, 1.0)) for v in (float("inf"), nan, float("-inf"))]
+    assert all(o[0] != o[0] and o[1] == 1.0 for o in outcomes)
+    assert mistakes._overflowed(2.5) == 2.5
+
+
 PAIRS = sorted({(k, m.key) for k in KATAS for m in spec_of(catalog.get(k)).MISTAKES})
 
 
