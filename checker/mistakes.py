@@ -48,6 +48,7 @@ numbers as the learner's run did: the generator is reset to that case's seed bef
 from __future__ import annotations
 
 import copy
+import math
 import time
 from dataclasses import replace
 from typing import Any
@@ -57,7 +58,7 @@ import torch
 
 from checker import codec
 from checker import spec as spec_api
-from checker.compare import compare_outcome, describe, split_outputs
+from checker.compare import compare_outcome, describe, float_of, is_float_scalar, split_outputs
 from checker.i18n import tr
 from checker.results import CaseResult, Problem, Status
 from checker.worker import reset_global_state, send
@@ -294,6 +295,8 @@ def _overflowed(value: Any) -> Any:
     the order of operations (inf - inf, inf / inf), not on the formula."""
     if isinstance(value, tuple):
         return tuple(_overflowed(v) for v in value)
+    if is_float_scalar(value) and not isinstance(value, codec.TensorValue) and not math.isfinite(float_of(value)):
+        return float("nan")  # a float result (a loss): inf and NaN alike, as in arrays
     if isinstance(value, codec.TensorValue) and value.data is not None and value.data.is_floating_point():
         data = value.data
         if not bool(torch.isfinite(data).all()):
@@ -332,6 +335,8 @@ def _shape(value: Any) -> Any:
 
 
 def _signature(value: Any) -> Any:
+    if is_float_scalar(value):
+        return "a float"  # a Python float, a NumPy scalar and a 0-dim array are one float (compare_float_scalar)
     if isinstance(value, codec.TensorValue):
         return value.shape, value.dtype, value.device.split(":")[0], value.is_numpy
     return describe(value)

@@ -1,0 +1,19 @@
+# kata: kmeans
+import numpy as np
+
+
+def kmeans(X, init_centroids, max_iter=100, tol=1e-4):
+    n_clusters = len(init_centroids)
+    centroids = init_centroids.copy()
+    for _ in range(max_iter):
+        labels = np.array([np.argmin(((centroids - x) ** 2).sum(axis=1)) for x in X])
+        new_centroids = centroids.copy()
+        for k in range(n_clusters):
+            if (labels == k).any():
+                new_centroids[k] = X[labels == k].mean(axis=0)
+        shift = np.abs(new_centroids - centroids).max()
+        centroids = new_centroids
+        if shift < tol:
+            break
+    labels = np.array([np.argmin(((centroids - x) ** 2).sum(axis=1)) for x in X], dtype=np.int64)
+    return centroids, labels
