@@ -170,14 +170,15 @@ def tolerance_for(case, item: str, dtype: torch.dtype, expected):
 
 
 def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, loss_after=False,
-             sequential=False, ascend=False, cast="yes"):
+             sequential=False, ascend=False, cast="yes", losses_like="X"):
     """The reference's loop with one switch turned. loss: "exact" (logaddexp), "naive" (log of a plain
     sigmoid: log(0) = −inf once σ rounds to 0 or 1), "softplus" (log(1 + exp(z)): overflows to inf),
     "clipped" (p clipped to [1e-15, 1 − 1e-15], as sklearn's log_loss). penalty: "half" ((l2/2)‖w‖², gradient
     l2·w), "full" (l2‖w‖², gradient 2·l2·w), "over_n" ((l2/2N)‖w‖², gradient l2·w/N), "loss_only" (l2‖w‖² in
     the loss, l2·w in the gradient). cast: "yes" (y.astype(X.dtype)), "int" (bool labels turned int64, as
     `1 - y` does: int labels promote float32 arithmetic to float64), "raw" (y as given, negated once: `-y` is a
-    TypeError on a bool array)."""
+    TypeError on a bool array). losses_like: "X" (losses preallocated in X's dtype) or "w" (collected in a list:
+    they follow w's dtype, float64 once int labels promoted it)."""
     def fit(X, y, lr=0.1, n_iters=100, l2=0.0):
         N, D = X.shape
         dtype = X.dtype
@@ -219,7 +220,7 @@ def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, l
                 z = X @ w + b
                 reg = {"half": l2 / 2, "full": l2, "over_n": l2 / (2 * N), "loss_only": l2}[penalty] * (w @ w)
                 losses[t] = np.sum(np.logaddexp(0, z) - y * z) * scale + reg
-        return w, float(b), losses
+        return w, float(b), losses if losses_like == "X" else losses.astype(w.dtype)
     return fit
 
 
@@ -236,7 +237,9 @@ MISTAKES = (
     Mistake("sequential_update", _variant(sequential=True)),
     Mistake("gradient_ascent", _variant(ascend=True)),
     Mistake("labels_not_cast", _variant(cast="int")),
+    Mistake("labels_not_cast", _variant(cast="int", losses_like="w")),
     Mistake("labels_not_cast", _variant(cast="raw")),
+    Mistake("labels_not_cast", _variant(cast="raw", losses_like="w")),
 )
 
 # `kata check logistic-regression --bench`: 100 steps on 10k points in 50 dims.
