@@ -237,7 +237,7 @@ def _groups_lines(y_true, y_score, groups, value: float) -> list[str]:
 # ---------------------------------------------------------------- known mistakes
 
 
-def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class):
+def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind):
     """The AUC of one set of samples, with the switches of `_variant`."""
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     if n_pos == 0 or n_neg == 0:
@@ -248,10 +248,10 @@ def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class):
         return float("nan")
     if ranks == "ordinal":
         r = np.empty(len(s))
-        r[np.argsort(s, kind="stable")] = np.arange(1, len(s) + 1)
+        r[np.argsort(s, kind=sort_kind)] = np.arange(1, len(s) + 1)
         auc = (r[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
     elif ranks == "roc":
-        order = np.argsort(-s, kind="stable")
+        order = np.argsort(-s, kind=sort_kind)
         tpr = np.concatenate([[0.0], np.cumsum(y[order]) / n_pos])
         fpr = np.concatenate([[0.0], np.cumsum(~y[order]) / n_neg])
         auc = float(np.sum((fpr[1:] - fpr[:-1]) * (tpr[1:] + tpr[:-1]) / 2))
@@ -265,17 +265,18 @@ def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class):
 
 
 def _variant(*, tie=0.5, ranks=None, denominator="pairs", ascending=False, one_class="raise", weight="impressions",
-             single_class="skip", groups_used=True):
+             single_class="skip", groups_used=True, sort_kind="stable"):
     """The reference with one switch turned. tie: what a tied pair counts. ranks: "ordinal" (the rank-sum formula
     with ranks from a stable argsort, ties not averaged) or "roc" (the ROC curve through every sample sorted by
     descending score, trapezoids, tied thresholds not merged). denominator: "pairs" (n_pos·n_neg) or "n_squared".
     one_class: "raise", "nan" (0/0 in NumPy) or "zero_division" (Python ints). weight: "impressions", "clicks"
     (positives) or "none". single_class: "skip", "half" (counted as 0.5; still a ValueError when no group holds
-    both classes) or "half_always" (0.5 then too)."""
+    both classes) or "half_always" (0.5 then too). sort_kind: the argsort of "ordinal" and "roc" ("stable", or None:
+    NumPy's default quicksort, whose order among ties differs from a stable sort's past 16 elements)."""
     def roc_auc(y_true, y_score, groups=None):
         y, s = np.asarray(y_true).astype(bool), np.asarray(y_score)
         if groups is None or not groups_used:
-            return float(_auc_variant(y, s, tie, ranks, denominator, ascending, one_class))
+            return float(_auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind))
         ids = np.asarray(groups)
         total = norm = 0.0
         valid = single_class == "half_always"
@@ -287,7 +288,7 @@ def _variant(*, tie=0.5, ranks=None, denominator="pairs", ascending=False, one_c
                     total, norm = total + n * 0.5, norm + n
                 continue
             w = {"impressions": n, "clicks": clicks, "none": 1}[weight]
-            auc = _auc_variant(y[member], s[member], tie, ranks, denominator, ascending, one_class)
+            auc = _auc_variant(y[member], s[member], tie, ranks, denominator, ascending, one_class, sort_kind)
             total, norm, valid = total + w * auc, norm + w, True
         if not valid:
             if one_class == "raise":
@@ -301,7 +302,9 @@ MISTAKES = (
     Mistake("ties_zero", _variant(tie=0.0)),
     Mistake("ties_one", _variant(tie=1.0)),
     Mistake("ranks_not_averaged", _variant(ranks="ordinal")),
+    Mistake("ranks_not_averaged", _variant(ranks="ordinal", sort_kind=None)),
     Mistake("thresholds_not_merged", _variant(ranks="roc")),
+    Mistake("thresholds_not_merged", _variant(ranks="roc", sort_kind=None)),
     Mistake("n_squared", _variant(denominator="n_squared")),
     Mistake("ascending", _variant(ascending=True)),
     Mistake("no_error_on_one_class", _variant(one_class="nan")),
