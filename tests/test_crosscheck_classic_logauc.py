@@ -82,16 +82,18 @@ def test_logistic_regression_matches_torch_sgd_with_weight_decay():
 
 
 def test_logistic_regression_converges_to_sklearn_logistic_regression():
-    sklearn = pytest.importorskip("sklearn.linear_model", reason="scikit-learn is a cross-check tool, not installed here")
+    sklearn = pytest.importorskip("sklearn.linear_model", reason="scikit-learn is a cross-check tool, not here")
     ours = _reference("logistic-regression")
     worst = 0.0
     for seed in range(10):
         X, y, rng = _data(100 + seed, 40, 3)
         l2 = float(rng.choice([0.05, 0.1, 0.3]))
         w, b, _ = ours(X, y, 1 / smoothness(X, l2), 3000, l2)
-        clf = sklearn.LogisticRegression(C=1 / (X.shape[0] * l2), solver="newton-cg", tol=1e-14, max_iter=10_000).fit(X, y)
+        clf = sklearn.LogisticRegression(C=1 / (X.shape[0] * l2), solver="newton-cg", tol=1e-14, max_iter=10_000)
+        clf.fit(X, y)
         worst = max(worst, float(np.abs(w - clf.coef_[0]).max()), abs(b - float(clf.intercept_[0])))
-    assert _report("logistic-regression (3000 steps) vs sklearn LogisticRegression(C=1/(N·l2)), max abs", worst) < 1e-12
+    said = "logistic-regression (3000 steps) vs sklearn LogisticRegression(C=1/(N·l2)), max abs"
+    assert _report(said, worst) < 1e-12
 
 
 def test_logistic_regression_losses_on_huge_logits_match_torch():

@@ -171,20 +171,25 @@ def tolerance_for(case, item: str, dtype: torch.dtype, expected):
 
 def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, loss_after=False,
              sequential=False, ascend=False, cast="yes", losses_like="X"):
-    """The reference's loop with one switch turned. loss: "exact" (logaddexp), "naive" (log of a plain
-    sigmoid: log(0) = −inf once σ rounds to 0 or 1), "softplus" (log(1 + exp(z)): overflows to inf),
-    "clipped" (p clipped to [1e-15, 1 − 1e-15], as sklearn's log_loss). penalty: "half" ((l2/2)‖w‖², gradient
-    l2·w), "full" (l2‖w‖², gradient 2·l2·w), "over_n" ((l2/2N)‖w‖², gradient l2·w/N), "loss_only" (l2‖w‖² in
-    the loss, l2·w in the gradient). cast: "yes" (y.astype(X.dtype)), "int" (bool labels turned int64, as
-    `1 - y` does: int labels promote float32 arithmetic to float64), "raw" (y as given, negated once: `-y` is a
-    TypeError on a bool array). losses_like: "X" (losses preallocated in X's dtype) or "w" (collected in a list:
-    they follow w's dtype, float64 once int labels promoted it)."""
+    """The reference's loop with one switch turned.
+
+    loss: "exact" (logaddexp), "naive" (log of a plain sigmoid: log(0) = −inf once σ rounds to 0 or 1),
+        "softplus" (log(1 + exp(z)): overflows to inf), "clipped" (p clipped to [1e-15, 1 − 1e-15], as
+        sklearn's log_loss).
+    penalty: "half" ((l2/2)‖w‖², gradient l2·w), "full" (l2‖w‖², gradient 2·l2·w), "over_n" ((l2/2N)‖w‖²,
+        gradient l2·w/N), "loss_only" (l2‖w‖² in the loss, l2·w in the gradient).
+    cast: "yes" (y.astype(X.dtype)), "int" (bool labels turned int64, as `1 - y` does: int labels promote
+        float32 arithmetic to float64), "raw" (y as given, negated once: `-y` is a TypeError on a bool array),
+        "asis" (y as given, never negated: bools pass, ints promote).
+    losses_like: "X" (losses preallocated in X's dtype) or "w" (collected in a list: they follow w's dtype,
+        float64 once int labels promoted it).
+    """
     def fit(X, y, lr=0.1, n_iters=100, l2=0.0):
         N, D = X.shape
         dtype = X.dtype
         if cast == "yes":
             y = y.astype(dtype)
-        elif cast == "int" and y.dtype == bool:
+        elif cast == "int" and y.dtype == bool:  # "raw" and "asis" keep y as given
             y = 1 - (1 - y)  # what `1 - y` makes of bools: int64, which promotes float32 arithmetic
         w = np.zeros(D, dtype=dtype)
         b = dtype.type(0)
@@ -195,7 +200,7 @@ def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, l
             with np.errstate(all="ignore"):
                 p = 1 / (1 + np.exp(-z))
                 if loss == "exact":
-                    data = np.logaddexp(0, z) + (-y) * z
+                    data = np.logaddexp(0, z) + (-y) * z if cast == "raw" else np.logaddexp(0, z) - y * z
                 elif loss == "softplus":
                     data = np.log(1 + np.exp(z)) - y * z
                 else:
@@ -240,6 +245,8 @@ MISTAKES = (
     Mistake("labels_not_cast", _variant(cast="int", losses_like="w")),
     Mistake("labels_not_cast", _variant(cast="raw")),
     Mistake("labels_not_cast", _variant(cast="raw", losses_like="w")),
+    Mistake("labels_not_cast", _variant(cast="asis")),
+    Mistake("labels_not_cast", _variant(cast="asis", losses_like="w")),
 )
 
 # `kata check logistic-regression --bench`: 100 steps on 10k points in 50 dims.

@@ -81,7 +81,8 @@ def _two_tied(g: torch.Generator) -> Inputs:
 def _one_class(label: int):
     def make(g: torch.Generator) -> Inputs:
         N = 6
-        return _args(np.full(N, label), _scores(g, np.zeros(N), None), raises={"positives": N * label, "negatives": N * (1 - label)})
+        return _args(np.full(N, label), _scores(g, np.zeros(N), None),
+                     raises={"positives": N * label, "negatives": N * (1 - label)})
     return make
 
 
@@ -237,14 +238,14 @@ def _groups_lines(y_true, y_score, groups, value: float) -> list[str]:
 # ---------------------------------------------------------------- known mistakes
 
 
-def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind):
+def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind, zero="float"):
     """The AUC of one set of samples, with the switches of `_variant`."""
     n_pos, n_neg = int(y.sum()), int((~y).sum())
     if n_pos == 0 or n_neg == 0:
         if one_class == "raise":
             raise ValueError("only one class present")
-        if one_class == "zero_division":
-            return 0 / (n_pos * n_neg)
+        if one_class == "zero_division":  # "float division by zero" or "division by zero", as Python says
+            return (0.0 if zero == "float" else 0) / (n_pos * n_neg)
         return float("nan")
     if ranks == "ordinal":
         r = np.empty(len(s))
@@ -265,18 +266,20 @@ def _auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind)
 
 
 def _variant(*, tie=0.5, ranks=None, denominator="pairs", ascending=False, one_class="raise", weight="impressions",
-             single_class="skip", groups_used=True, sort_kind="stable"):
+             single_class="skip", groups_used=True, sort_kind="stable", zero=("float", "float")):
     """The reference with one switch turned. tie: what a tied pair counts. ranks: "ordinal" (the rank-sum formula
     with ranks from a stable argsort, ties not averaged) or "roc" (the ROC curve through every sample sorted by
     descending score, trapezoids, tied thresholds not merged). denominator: "pairs" (n_pos·n_neg) or "n_squared".
     one_class: "raise", "nan" (0/0 in NumPy) or "zero_division" (Python ints). weight: "impressions", "clicks"
     (positives) or "none". single_class: "skip", "half" (counted as 0.5; still a ValueError when no group holds
     both classes) or "half_always" (0.5 then too). sort_kind: the argsort of "ordinal" and "roc" ("stable", or None:
-    NumPy's default quicksort, whose order among ties differs from a stable sort's past 16 elements)."""
+    NumPy's default quicksort, whose order among ties differs from a stable sort's past 16 elements). zero: with
+    one_class="zero_division", what is divided by zero in the AUC and in GAUC's total ("float": 0.0 / 0, "int":
+    0 / 0, whose errors Python words differently)."""
     def roc_auc(y_true, y_score, groups=None):
         y, s = np.asarray(y_true).astype(bool), np.asarray(y_score)
         if groups is None or not groups_used:
-            return float(_auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind))
+            return float(_auc_variant(y, s, tie, ranks, denominator, ascending, one_class, sort_kind, zero[0]))
         ids = np.asarray(groups)
         total = norm = 0.0
         valid = single_class == "half_always"
@@ -293,6 +296,8 @@ def _variant(*, tie=0.5, ranks=None, denominator="pairs", ascending=False, one_c
         if not valid:
             if one_class == "raise":
                 raise ValueError("no group holds both classes")
+            if one_class == "zero_division":
+                return (0.0 if zero[1] == "float" else 0) / 0
             return float("nan")
         return float(total / norm)
     return roc_auc
@@ -309,6 +314,9 @@ MISTAKES = (
     Mistake("ascending", _variant(ascending=True)),
     Mistake("no_error_on_one_class", _variant(one_class="nan")),
     Mistake("no_error_on_one_class", _variant(one_class="zero_division")),
+    Mistake("no_error_on_one_class", _variant(one_class="zero_division", zero=("float", "int"))),
+    Mistake("no_error_on_one_class", _variant(one_class="zero_division", zero=("int", "float"))),
+    Mistake("no_error_on_one_class", _variant(one_class="zero_division", zero=("int", "int"))),
     Mistake("gauc_click_weighted", _variant(weight="clicks")),
     Mistake("gauc_unweighted", _variant(weight="none")),
     Mistake("gauc_single_class_half", _variant(single_class="half")),
