@@ -98,7 +98,7 @@ def _huge_logits(dtype):
         # opposite labels, so one of them is misclassified by the whole margin at every step: its loss is
         # that margin, exactly (no log(0), no p clipped to 1e-15). A saturated run: σ is exactly 0 or 1.
         sign = pick(g, [-1.0, 1.0])
-        X = sign * np.array([[1e4, 0], [1e4, 0], [-1e4, 1e4], [0, -1e4], [2e4, 1e4], [-1e4, -2e4], [5e3, 2e4]])
+        X = sign * np.array([[1e4, 0], [1e4, 0], [-1e4, 1e4], [0, -1e4], [2e4, 1e4], [-1e4, -2e4], [5e3, 2e4]]) + 0.0
         y = np.array([1, 0, 1, 0, 1, 0, 1])
         return _args(X, y, 0.1, 6, 0.0, dtype=dtype)
     return make
