@@ -144,3 +144,11 @@ def test_a_wrong_auc_shows_its_pair_counts_and_a_wrong_gauc_its_groups(tmp_path:
     message = result.problems[0].message
     assert "GAUC = Σ n·AUC / Σ n" in message
     assert "u_anna" in message or "u_bo" in message  # the string ids travel into the table
+
+
+def test_group_table_columns_align_in_cells():
+    from rich.cells import cell_len
+
+    assert cell_len(auc_spec._pad("跳过", 8)) == 8 and cell_len(auc_spec._pad("u_anna", 10)) == 10
+    lines = auc_spec._groups_lines(np.array([1, 0, 1, 1]), np.array([0.5, 0.2, 0.1, 0.3]), np.array(["张三", "张三", "b", "b"]), 0.7)
+    assert len({cell_len(line) for line in lines[1:-1]}) == 1  # every group row as wide as the others

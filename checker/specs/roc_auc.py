@@ -228,11 +228,18 @@ def _groups_lines(y_true, y_score, groups, value: float) -> list[str]:
             auc, weight = f"{(won + tied / 2) / (n_pos * n_neg):.4f}", str(n)
         else:
             auc, weight = tr("skipped"), "0"
-        lines.append(f"{str(gid)[:10]:<10} {n:>4} {pos:>4} {n - pos:>4}  {auc:<8} {weight:>6}")
+        lines.append(f"{_pad(str(gid)[:10], 10)} {n:>4} {pos:>4} {n - pos:>4}  {_pad(auc, 8)} {weight:>6}")
     if len(rows) > _GROUP_ROWS:
         lines.append(tr("… and {n} more groups", n=len(rows) - _GROUP_ROWS))
     lines.append(tr("GAUC = Σ n·AUC / Σ n over the groups with both classes; yours is {value:.6g}", value=value))
     return lines
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-aligned in `width` terminal cells (a CJK character or a Chinese word takes two per character)."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, width - cell_len(text))
 
 
 # ---------------------------------------------------------------- known mistakes
