@@ -152,3 +152,24 @@ def test_group_table_columns_align_in_cells():
     assert cell_len(auc_spec._pad("跳过", 8)) == 8 and cell_len(auc_spec._pad("u_anna", 10)) == 10
     lines = auc_spec._groups_lines(np.array([1, 0, 1, 1]), np.array([0.5, 0.2, 0.1, 0.3]), np.array(["张三", "张三", "b", "b"]), 0.7)
     assert len({cell_len(line) for line in lines[1:-1]}) == 1  # every group row as wide as the others
+
+
+TWO_AT_ONCE = [
+    ("logistic-regression", lr_spec._variant(mean=False, bias_penalised=True), {"sum_not_mean", "bias_penalised"}),
+    ("logistic-regression", lr_spec._variant(loss="clipped", loss_after=True), {"clipped_log", "loss_after_update"}),
+    ("logistic-regression", lr_spec._variant(penalty="full", sequential=True), {"l2_not_halved", "sequential_update"}),
+    ("roc-auc", auc_spec._variant(tie=0.0, weight="none"), {"ties_zero", "gauc_unweighted"}),
+    ("roc-auc", auc_spec._variant(ascending=True, one_class="nan"), {"ascending", "no_error_on_one_class"}),
+    ("roc-auc", auc_spec._variant(weight="clicks", single_class="half"), {"gauc_click_weighted", "gauc_single_class_half"}),
+]
+
+
+@pytest.mark.parametrize("number", range(len(TWO_AT_ONCE)))
+def test_two_mistakes_at_once_get_no_name_or_one_of_theirs(number):
+    from tests.test_mistakes import DRAWS, name_in_process
+
+    kata_id, fn, theirs = TWO_AT_ONCE[number]
+    for seed in (1, 2):
+        named, results = name_in_process(catalog.get(kata_id), fn, seed, random_draws=DRAWS)
+        assert any(r.status is Status.FAIL for r in results)
+        assert named is None or named in theirs, f"{kata_id}: {sorted(theirs)} named {named!r} on seed {seed}"
