@@ -440,7 +440,10 @@ def _plain(value: Any) -> bool:
 def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
     infos = []
     for name, value in case.inputs.args.items():
-        if isinstance(value, torch.Tensor) or hasattr(value, "__array__") and hasattr(value, "shape"):
+        if isinstance(value, numpy.ndarray) and value.dtype.kind not in "biuf":  # ids as strings (roc-auc's groups)
+            kind = "str" if value.dtype.kind == "U" else value.dtype.name
+            infos.append(TensorInfo(name, tuple(value.shape), kind, value.tolist() if value.size <= SMALL else None))
+        elif isinstance(value, torch.Tensor) or hasattr(value, "__array__") and hasattr(value, "shape"):
             t = torch.as_tensor(value)
             values = t.tolist() if t.numel() <= SMALL and t.device.type != "meta" else None
             infos.append(TensorInfo(name, tuple(t.shape), str(t.dtype).removeprefix("torch."), values))
