@@ -124,6 +124,8 @@ def compare_float_scalar(spec: Any, case: Any, name: str, expected: Any, got: An
     """A float result (AUC, a bias, a loss) may come back as a Python float, a NumPy floating scalar or a
     0-dim float array: all three are a float. It is compared with the tolerance of the inputs' dtype."""
     subject = name or tr("the output")
+    if isinstance(got, int) and not isinstance(got, bool):
+        got = float(got)  # `b = 0` returned untouched (n_iters = 0) is the number 0.0: its value is what counts
     if not is_float_scalar(got):
         return [Problem("type", name, tr("{item} is {got}; expected a float (a Python float, a NumPy floating scalar "
                                          "or a 0-dim float array)", item=subject, got=describe(got)))]

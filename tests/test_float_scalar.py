@@ -33,6 +33,13 @@ def test_every_float_form_passes(got):
     assert compare_item(SPEC, case, "auc", 0.75, _wire(got)) == []
 
 
+def test_a_python_int_is_its_value_but_a_bool_is_not():
+    case = _case(np.zeros(3))
+    assert compare_item(SPEC, case, "b", 0.0, _wire(0)) == []
+    assert [p.kind for p in compare_item(SPEC, case, "b", 0.0, _wire(1))] == ["values"]
+    assert [p.kind for p in compare_item(SPEC, case, "b", 0.0, _wire(False))] == ["type"]
+
+
 def test_float32_inputs_get_float32_tolerance_and_float64_inputs_do_not():
     near = 0.75 + 3e-6
     assert compare_item(SPEC, _case(np.zeros(3, np.float32)), "b", 0.75, _wire(np.float32(near))) == []
