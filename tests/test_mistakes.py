@@ -29,7 +29,8 @@ from tests.conftest import CORPUS, run_check
 
 CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
-         "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss")
+         "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
+         "conv2d")
 
 
 @pytest.fixture(autouse=True)
