@@ -30,7 +30,7 @@ from tests.conftest import CORPUS, run_check
 CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
          "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
-         "conv2d")
+         "conv2d", "nms")
 
 
 @pytest.fixture(autouse=True)
