@@ -51,7 +51,8 @@ def _inputs(g: torch.Generator, N: int, C_in: int, H: int, W: int, C_out: int, k
     for name, value in zip(ARGS, (stride, padding, dilation, groups)):
         if value is not _OMIT:
             args[name] = show[name] = value
-    (sh, sw), (ph, pw), (dh, dw) = (pair(1 if v is _OMIT else v) for v in (stride, padding, dilation))
+    (sh, sw), (ph, pw), (dh, dw) = (pair(default if v is _OMIT else v)
+                                    for v, default in ((stride, 1), (padding, 0), (dilation, 1)))
     shape = (N, C_out, out_size(H, kH, sh, ph, dh), out_size(W, kW, sw, pw, dw))
     assert shape[2] >= 1 and shape[3] >= 1, f"no output for {shape}"
     return Inputs(args=args, grad_of=tuple(grad_of), probe=randn(g, *shape, dtype=dtype), show=show)
