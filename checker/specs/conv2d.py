@@ -135,12 +135,14 @@ def tolerance_for(case: Any, item: str, dtype: torch.dtype, expected: torch.Tens
 
 
 def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps="right",
-             channels="contiguous", bias_mode="right", graph=True, swap_hw=False):
+             channels="contiguous", bias_mode="right", graph=True, swap_hw=False, empty_output=False):
     """The reference's im2col with one slip. pad: "both", "top_left" or "bottom_right" (one side only),
     or "width_only" (F.pad(x, (p, p)): W padded, H not);
     taps: "right", "index" (the taps not spread, the output size right) or "ignored" (size too);
     channels: "contiguous", "interleaved_in" (group g reads channels g, g + G, …) or "interleaved_out";
-    bias_mode: "right", "ignored" or "per_group" (bias[g] added to all of group g's outputs)."""
+    bias_mode: "right", "ignored" or "per_group" (bias[g] added to all of group g's outputs);
+    empty_output: where the slip leaves an output size of 0, return an empty output as as_strided and
+    loops do (True) or raise as Tensor.unfold does (False): the slips that shrink the output have both."""
     def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         (sh, sw), (ph, pw), (dh, dw) = pair(stride), pair(padding), pair(dilation)
         if swap_hw:
@@ -164,6 +166,9 @@ def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps
             H_out = out_size(H, kH, sh, 0, dh)
         elif pad != "both":
             H_out, W_out = out_size(H - ph, kH, sh, ph, dh), out_size(W - pw, kW, sw, pw, dw)  # padded once
+        if empty_output and min(H_out, W_out) <= 0:  # no room for a window: as_strided's empty answer (and its error
+            empty = x.new_zeros(N, C_out, H_out, W_out) * (x.sum() + weight.sum())  # for a negative size); unfold raises
+            return empty if bias is None else empty + bias.view(1, -1, 1, 1)
         xp = F.pad(x, pads)
         if not stride_in_input:
             step_h = step_w = 1
@@ -195,7 +200,10 @@ MISTAKES = (
     Mistake("ceil_output_size", _variant(size="ceil")),
     Mistake("padding_one_side", _variant(pad="top_left")),
     Mistake("padding_one_side", _variant(pad="bottom_right")),
+    Mistake("padding_one_side", _variant(pad="top_left", empty_output=True)),
+    Mistake("padding_one_side", _variant(pad="bottom_right", empty_output=True)),
     Mistake("padding_width_only", _variant(pad="width_only")),
+    Mistake("padding_width_only", _variant(pad="width_only", empty_output=True)),
     Mistake("stride_ignored_in_input", _variant(stride_in_input=False)),
     Mistake("dilation_ignored", _variant(taps="index")),
     Mistake("dilation_ignored", _variant(taps="ignored")),
@@ -205,6 +213,7 @@ MISTAKES = (
     Mistake("bias_per_group", _variant(bias_mode="per_group")),
     Mistake("no_gradient", _variant(graph=False)),
     Mistake("tuple_hw_swapped", _variant(swap_hw=True)),
+    Mistake("tuple_hw_swapped", _variant(swap_hw=True, empty_output=True)),
 )
 
 
