@@ -89,6 +89,8 @@ def test_conv2d_allows_what_the_contract_allows():
               "win = xp.unfold(2, 3, 1).unfold(3, 3, 1)\nv = xp.as_strided((1,), (1,))\n"
               "y = torch.einsum('nchwpq,ocpq->nohw', win, w) + torch.matmul(a, b)\n")
     assert banned_uses(ast.parse(source), catalog.get("conv2d").banned) == []
+    for source in ("import torch\ny = torch.Tensor.unfold(x, 2, 3, 1)", "from torch import Tensor\ny = Tensor.unfold(x, 2, 3, 1)"):
+        assert banned_uses(ast.parse(source), catalog.get("conv2d").banned) == [], source  # the method, not F.unfold
 
 
 # ---------------------------------------------------------------- nms: the cases
