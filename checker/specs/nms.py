@@ -20,7 +20,7 @@ import torch
 
 from checker.codec import TensorValue
 from checker.compare import compare_values, split_outputs
-from checker.i18n import tr
+from checker.i18n import plural, tr
 from checker.results import Problem
 from checker.spec import Family, Inputs, Mistake
 from checker.specs import _training
@@ -184,8 +184,8 @@ def _said(case: Any, want: list[int], have: list[int]) -> str:
         head = tr("the right boxes, in the wrong order: keep lists them in the order kept (decreasing score), "
                   "here {want}; yours {have}", want=_short(want), have=_short(have))
     else:
-        head = tr("{n} boxes kept, expected {want}: {detail}", n=len(have), want=len(want),
-                  detail=_difference(want, have))
+        head = plural(len(have), "{n} box kept, expected {want}: {detail}", "{n} boxes kept, expected {want}: {detail}",
+                      want=len(want), detail=_difference(want, have))
     visit = torch.sort(scores, descending=True, stable=True).indices.tolist()
     iou = iou_matrix(boxes)
     suppressor, kept = {}, []
