@@ -172,9 +172,13 @@ def _dotted(node: ast.AST) -> str | None:
 
 
 def _check(name: str, lineno: int, banned: tuple[str, ...], found: list[tuple[str, int]]) -> None:
+    # A banned function reached under another module (torch._C._nn.x for torch.nn.functional.x) is banned too,
+    # but not a Tensor method of the same short name: conv2d bans F.unfold and allows Tensor.unfold.
+    method = name.startswith("torch.Tensor.")
     for ban in banned:
         short = ban.rsplit(".", 1)[-1]
         if name == ban or name.startswith(ban + ".") or (len(ban.split(".")) > 2 and name.endswith("." + short)
-                                                          and name.split(".")[0] in ("torch", "F", "nn", "scipy")):
+                                                          and name.split(".")[0] in ("torch", "F", "nn", "scipy")
+                                                          and not method):
             found.append((ban, lineno))
             return

@@ -31,7 +31,7 @@ CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
          "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
          "int8-quant")
-KATAS += ("logistic-regression", "roc-auc")  # the classic family (branch logauc)
+KATAS += ("logistic-regression", "roc-auc", "conv2d", "nms")  # the classic family
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,24 @@
+# kata: conv2d
+# why: the bias argument is accepted and never used
+# mistake: bias_ignored
+import torch
+import torch.nn.functional as F
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    sh, sw = (stride, stride) if isinstance(stride, int) else stride
+    ph, pw = (padding, padding) if isinstance(padding, int) else padding
+    dh, dw = (dilation, dilation) if isinstance(dilation, int) else dilation
+    xp = F.pad(x, [pw, pw, ph, ph]).contiguous()
+    N, C, Hp, Wp = xp.shape
+    O, Cg, kh, kw = weight.shape
+    Ho = (Hp - dh * (kh - 1) - 1) // sh + 1
+    Wo = (Wp - dw * (kw - 1) - 1) // sw + 1
+    sN, sC, sH, sW = xp.stride()
+    cols = xp.as_strided((N, C, kh, kw, Ho, Wo), (sN, sC, sH * dh, sW * dw, sH * sh, sW * sw))
+    og = O // groups
+    outs = []
+    for g in range(groups):
+        cg = cols[:, g * Cg:(g + 1) * Cg].reshape(N, Cg * kh * kw, Ho * Wo)
+        outs.append((weight[g * og:(g + 1) * og].reshape(og, -1) @ cg).view(N, og, Ho, Wo))
+    return torch.cat(outs, dim=1)
