@@ -345,7 +345,7 @@ def _row_words(row: int, test: stats.RowTest, T: float, N: int) -> str:
                   "token must never be drawn", row=row, token=test.impossible_token, n=test.impossible)
     return tr("row {row}: the {N} tokens drawn do not follow softmax(logits / T) at T = {T}: χ² = {chi2} on {df} "
               "degrees of freedom, p = {p}", row=row, N=N, T=f"{T:g}", chi2=f"{test.statistic:.1f}", df=test.df,
-              p=f"{test.p:.1e}")
+              p=f"{test.p:.1e}" if test.p > 0 else "0.0 (< 1e-300)")
 
 
 def _judge_calls(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
