@@ -47,6 +47,7 @@ from checker.specs._training import one_thread, pick, randint, randn, single_thr
 INF = float("-inf")
 KIND, HOW, SEED, DRAWS = "kind", "call", "generator seed", "draws per row"
 STAT, GREEDY, SAME_SEED, SEEDS_DIFFER, GLOBAL_RNG = "draws", "greedy", "same seed", "seeds differ", "global rng"
+ONCE = "once"  # one plain call (the benchmark): no repetition, nothing judged
 REPRO_ROWS, REPRO_V = 2000, 50  # the reproducibility cases: 2000 rows of a flat distribution over 50 tokens
 
 
@@ -184,6 +185,15 @@ FAMILIES = (
 FAMILIES = single_threaded(FAMILIES)
 
 
+def _bench(g: torch.Generator) -> Inputs:
+    logits = torch.randn(64, 32000, generator=g) * 3
+    return Inputs(args={"logits": logits, "temperature": 0.8}, show={KIND: ONCE, HOW: "keywords", SEED: _seed(g)})
+
+
+# `kata check sample-token --bench`: one decoding step of 64 sequences over a 32k vocabulary.
+BENCH = ("B = 64 rows, V = 32000, T = 0.8, with a generator", _bench)
+
+
 # ---------------------------------------------------------------- running a case
 
 
@@ -218,7 +228,7 @@ def _run(entry, inputs: Inputs, device: torch.device, generator) -> Outcome:
         batch = spec_api.place(logits.repeat_interleave(N, dim=0), device)  # (R·N, V): row r at r·N … r·N + N − 1
         tokens = _call(entry, batch, T, generator(show[SEED]), show[HOW])
         return Outcome(tokens, {}, {"logits": batch[::N]})  # the first copy of each row, for the in-place check
-    if kind == GREEDY:
+    if kind in (GREEDY, ONCE):
         x = spec_api.place(logits, device)
         return Outcome(_call(entry, x, T, generator(show[SEED]), show[HOW]), {}, {"logits": x})
     x = spec_api.place(logits, device)

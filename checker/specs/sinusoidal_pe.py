@@ -79,6 +79,10 @@ FAMILIES = (
 FAMILIES = single_threaded(FAMILIES)
 
 
+# `kata check sinusoidal-pe --bench`: a table for a long context.
+BENCH = ("seq_len 8192, d_model 1024", lambda g: Inputs(args={"seq_len": 8192, "d_model": 1024, "device": RUN_DEVICE}))
+
+
 def tolerance_for(case: spec_api.Case, item: str, dtype: torch.dtype, expected) -> tuple[float, float] | None:
     """The dtype's rtol; its atol + 1e-6 · (start_pos + seq_len): float32 angles lose ~1e-7 per position."""
     rtol, atol = spec_api.TOLERANCES.get(dtype, (0.0, 0.0))
