@@ -17,10 +17,10 @@ samplers in tests/corpus (each check then had 63 row tests; now 56, one V = 4096
     inverse CDF         0 of 40 checks, 0 of 2517 row tests; min p 2.4e-04; KS D = 0.012 (0.028)
     exponential race    0 of 40 checks, 0 of 2517 row tests; min p 4.2e-04; KS D = 0.026 (0.028)
   (the p-values are uniform, as a right sampler's must be: 1e-6 per row test, ≈ 6e-5 per check.)
-  Power, 5 seeds: every distributional mistake fails every check; the row tests each fails (of 314):
-    temperature multiplied / after the softmax: every row with T ≠ 1 (168 and 167 of 314); gumbel sign 270
-    of 314; sorted index not mapped back 288; one uniform (or one noise vector) for the batch 293; softmax
-    over the batch dim 296; no max shift the 3 rows at ±1e4 / 3e3 (15 of 314). The other mistakes show
+  Power, 5 seeds: every distributional mistake fails every check; the row tests each fails (of 281):
+    temperature multiplied / after the softmax: every row with T ≠ 1 (149 and 148); gumbel sign 239;
+    sorted index not mapped back 256; one uniform (or one noise vector) for the batch 260; softmax over the
+    batch dim 263; no max shift the 3 rows at ±1e4 / 3e3 (15). The other mistakes show
     elsewhere: greedy cases (no greedy branch, last index on ties), the reproducibility cases (global RNG),
     the in-place check (logits divided in place), the shape (multinomial's [B, 1]).
 The namer judges "same mistake" through the same rule (`matches`): per row, the learner's draws and the
