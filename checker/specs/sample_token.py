@@ -496,6 +496,12 @@ def no_greedy_gumbel(logits, temperature=1.0, generator=None):
     return torch.argmax(_floats(logits) / temperature - torch.log(-torch.log(u)), dim=-1)
 
 
+def no_greedy_race(logits, temperature=1.0, generator=None):
+    probs = torch.softmax(_floats(logits) / temperature, dim=-1)
+    race = torch.empty_like(probs).exponential_(generator=generator)
+    return torch.argmax(probs / race, dim=-1)
+
+
 def last_index_on_ties(logits, temperature=1.0, generator=None):
     if temperature == 0:
         return logits.size(-1) - 1 - logits.flip(-1).argmax(dim=-1)
@@ -595,6 +601,7 @@ MISTAKES = (
     Mistake("temperature_after_softmax", temperature_after_softmax),
     Mistake("no_greedy", no_greedy_multinomial),
     Mistake("no_greedy", no_greedy_gumbel),
+    Mistake("no_greedy", no_greedy_race),
     Mistake("last_index_on_ties", last_index_on_ties),
     Mistake("global_rng", global_rng),
     Mistake("global_rng", global_rng_categorical),
