@@ -135,6 +135,30 @@ class VirtualTensor(torch.Tensor):
         return f"{text[:-1]}, device='{self.virtual}')"
 
 
+class VirtualGenerator(torch.Generator):
+    """A CPU generator that reports the simulated device `virtual`, as `torch.Generator(device="cuda")` would be.
+
+    It draws the CPU's numbers (it is a real CPU generator to every kernel); the Simulation checks, call by
+    call, that what it draws into lives on its device, as CUDA's check_generator does (`torch.rand(n,
+    generator=g)` without device= makes CPU numbers, and a CUDA generator is refused there).
+    """
+
+    virtual: torch.device = CUDA
+
+    @property
+    def device(self) -> torch.device:  # type: ignore[override]
+        return self.virtual
+
+
+def _generator_device(generator: Any) -> torch.device | None:
+    """The device a `generator=` argument lives on (simulated or real), or None when there is none."""
+    if isinstance(generator, VirtualGenerator):
+        return generator.virtual
+    if isinstance(generator, torch.Generator):
+        return generator.device
+    return None
+
+
 class _OnCuda(VirtualTensor):
     virtual = CUDA
 
@@ -323,6 +347,20 @@ def _mixed(bound: list[torch.Tensor], devices: list[torch.device]) -> DeviceProb
     return DeviceProblem(error, tr("{made}, then {op} combined it with tensors on {device}{where}: torch raises \"{error}\" "
                                    "there. {fix}", made=made, op=_op(), device=device, where=_where(), error=said,
                                    fix=_create_on_device()))
+
+
+def _wrong_generator(made: torch.device, generator: torch.device) -> DeviceProblem:
+    """A random op that runs on one device with a generator of another: torch's check_generator refuses it."""
+    error = f"Expected a '{made.type}' device type for generator but found '{generator.type}'"
+    if made == CPU:
+        fix = tr("Draw them where the generator is: pass device={anchor} (or generator.device) when you make them.",
+                 anchor=_anchor())
+    else:
+        fix = tr("Use a generator on {device}, or draw on the generator's device and move the result with .to({anchor}).",
+                 device=made, anchor=_anchor())
+    return DeviceProblem(error, tr("{op} drew random numbers on {made} with a generator on {generator}{where}: torch "
+                                   "raises \"{error}\" there. {fix}", op=_op(), made=made, generator=generator,
+                                   where=_where(), error=error, fix=fix))
 
 
 def _needs_data(error: str) -> DeviceProblem:
@@ -546,6 +584,14 @@ class Simulation(TorchFunctionMode):
             return on(value.detach().clone(), self.device)
         return value
 
+    def generator(self, seed: int) -> torch.Generator:
+        """A generator on the simulated GPU, seeded: a `torch.Generator(device="cuda").manual_seed(seed)` that
+        draws the CPU's numbers (`VirtualGenerator`)."""
+        assert self.device == CUDA, "only the simulated GPU has generators"
+        made = VirtualGenerator()
+        made.manual_seed(seed)
+        return made
+
     def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
         kwargs = kwargs or {}
         outer, self.current = self.current, func
@@ -564,8 +610,10 @@ class Simulation(TorchFunctionMode):
     def _op(self, func: Any, args: tuple, kwargs: dict) -> Any:
         tensors = _tensors(args, kwargs)
         if not any(isinstance(t, VirtualTensor) for t in tensors):
+            _check_generator(kwargs, CPU)
             return func(*args, **kwargs)
         device = _result_device(func, args, kwargs, tensors)
+        _check_generator(kwargs, device)
         if device.type == "meta" and (func in _NEEDS_DATA or func is torch.where and len(args) == 1):
             raise _needs_data("Tensor.item() cannot be called on meta tensors" if func in (T.item, T.__bool__, T.__float__,
                               T.__int__, T.__index__, T.__complex__, T.allclose, torch.allclose) else
@@ -583,8 +631,9 @@ class Simulation(TorchFunctionMode):
         tensors = _tensors(args, kwargs)
         if func in _MOVES_VALUES and goal != META and any(device_of(t) == META for t in tensors):
             raise _NoData("Cannot copy out of meta tensor; no data!", _copy_out_of_meta())
-        result = func(*[_plain(a) if isinstance(a, VirtualTensor) else a for a in args], **{**kwargs, "device": CPU})
         made = CPU if goal is None else goal
+        _check_generator(kwargs, made)
+        result = func(*[_plain(a) if isinstance(a, VirtualTensor) else a for a in args], **{**kwargs, "device": CPU})
 
         def place(o: Any) -> Any:
             if not isinstance(o, torch.Tensor):
@@ -623,6 +672,15 @@ class Simulation(TorchFunctionMode):
         if isinstance(value, dict):
             return {k: self.report(v) for k, v in value.items()}
         return value
+
+
+def _check_generator(kwargs: dict, made: torch.device) -> None:
+    """A call given `generator=` draws on `made`: the generator must live there (meta draws nothing)."""
+    generator = _generator_device(kwargs.get("generator"))
+    if generator is None or made.type == "meta" or generator.type == made.type:
+        return
+    if generator.type in ("cpu", "cuda") and made.type in ("cpu", "cuda"):
+        raise _wrong_generator(made, generator)
 
 
 def _leaf(t: torch.Tensor, device: torch.device) -> torch.Tensor:

@@ -269,7 +269,15 @@ def _alike(run: Any, case: spec_api.Case, variant: spec_api.Outcome) -> bool:
 def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec_api.Outcome) -> bool:
     """Whether the learner's output is the variant's, within the case's tolerance. A variant whose
     output has the wrong shape is recognised by its shapes: the learner's output must have the same
-    structure, shapes, dtypes and devices (what a wrongly shaped output holds is not the point)."""
+    structure, shapes, dtypes and devices (what a wrongly shaped output holds is not the point).
+
+    A spec whose right answers are random (sample-token) says itself, with a `matches` hook, whether the
+    two outcomes are one function's: draws of one distribution, not equal draws (None: this rule)."""
+    hook = getattr(run.spec, "matches", None)
+    if hook is not None:
+        verdict = hook(run.kata, case, run.expected[case.name], variant, got)
+        if verdict is not None:
+            return bool(verdict)
     mine, _ = split_outputs(run.kata, variant.value)
     theirs, _ = split_outputs(run.kata, got.value)
     if _plain_extras(variant) != _plain_extras(got):

@@ -7,6 +7,8 @@ after. Optional hooks in the spec module replace the defaults below:
     call(kata, entry, inputs, device, track_device=False) -> Outcome  # how the entry point is run
     expected(kata, entry, inputs, device) -> [Outcome]    # the reference's accepted answers
     compare(kata, case, expected, got) -> list[Problem] | None  # None = the generic comparison
+    matches(kata, case, expected, variant, got) -> bool | None  # for the namer: is the learner's outcome the
+                                                           # variant's (random answers: the same distribution)
     TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
     tolerance_for(case, item, dtype, expected) -> (rtol, atol) | None  # per item ("grad of x"), e.g. scaled by
                                                            # max|expected| or grown with position; None = default

@@ -1,0 +1,12 @@
+# kata: sample-token
+# why: the exponential race (vLLM's sampler): argmax(p / E) with E ~ Exp(1) drawn from the generator
+import torch
+import torch.nn.functional as F
+
+
+def sample_token(logits, temperature=1.0, generator=None):
+    if not temperature:
+        return logits.max(dim=-1).indices if logits.size(-1) == 1 else torch.argmax(logits, dim=-1)
+    p = F.softmax(logits.float().div(temperature), dim=-1)
+    q = torch.empty_like(p).exponential_(generator=generator)
+    return p.div(q).argmax(dim=-1)

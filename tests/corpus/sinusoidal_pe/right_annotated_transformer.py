@@ -1,0 +1,16 @@
+# kata: sinusoidal-pe
+# why: the Annotated Transformer's float32 code: exp(arange(0, d, 2) * -ln(base) / d), then cast
+import math
+
+import torch
+
+
+def sinusoidal_position_encoding(seq_len, d_model, start_pos=0, base=10000.0, device=None, dtype=torch.float32):
+    if d_model % 2 != 0:
+        raise ValueError("d_model must be even")
+    pe = torch.zeros(seq_len, d_model, device=device)
+    position = torch.arange(start_pos, start_pos + seq_len, device=device).unsqueeze(1).float()
+    div_term = torch.exp(torch.arange(0, d_model, 2, device=device).float() * (-math.log(base) / d_model))
+    pe[:, 0::2] = torch.sin(position * div_term)
+    pe[:, 1::2] = torch.cos(position * div_term)
+    return pe.to(dtype)
