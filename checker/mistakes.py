@@ -263,7 +263,7 @@ def _alike(run: Any, case: spec_api.Case, variant: spec_api.Outcome) -> bool:
     rounding (a truncation at x / scale = 127 to an ulp) go either way in two writings of one mistake, and one
     such element must not tell them apart."""
     hook = getattr(run.spec, "matches", None)
-    return hook is not None and bool(hook(run.kata, case, variant, run.got[case.name]))
+    return hook is not None and bool(hook(run.kata, case, run.expected[case.name], variant, run.got[case.name]))
 
 
 def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec_api.Outcome) -> bool:
@@ -271,8 +271,9 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     output has the wrong shape is recognised by its shapes: the learner's output must have the same
     structure, shapes, dtypes and devices (what a wrongly shaped output holds is not the point).
 
-    A spec whose right answers are random (sample-token) says itself, with a `matches` hook, whether the
-    two outcomes are one function's: draws of one distribution, not equal draws (None: this rule)."""
+    A spec with several right answers says itself, with a `matches` hook, whether the two outcomes are one
+    function's: draws of one distribution, not equal draws (sample-token); integers rounded at ties either
+    way (int8-quant); None: this rule."""
     hook = getattr(run.spec, "matches", None)
     if hook is not None:
         verdict = hook(run.kata, case, run.expected[case.name], variant, got)
@@ -282,11 +283,6 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     theirs, _ = split_outputs(run.kata, got.value)
     if _plain_extras(variant) != _plain_extras(got):
         return False  # what the spec found in words differs (lora: the state_dict keys a module lacks or adds)
-    hook = getattr(run.spec, "matches", None)
-    if hook is not None:  # a rule with several right answers (integers rounded at ties) judges the likeness itself
-        verdict = hook(run.kata, case, variant, got)
-        if verdict is not None:
-            return verdict
     if mine is None or theirs is None:  # a wrong structure: the learner's must be alike
         return mine is None and theirs is None and describe(variant.value) == describe(got.value)
     want, _ = split_outputs(run.kata, run.expected[case.name][0].value)

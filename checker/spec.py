@@ -8,12 +8,12 @@ after. Optional hooks in the spec module replace the defaults below:
     expected(kata, entry, inputs, device) -> [Outcome]    # the reference's accepted answers
     compare(kata, case, expected, got) -> list[Problem] | None  # None = the generic comparison
     matches(kata, case, expected, variant, got) -> bool | None  # for the namer: is the learner's outcome the
-                                                           # variant's (random answers: the same distribution)
+                                                           # variant's, where several answers are alike (random
+                                                           # draws: the same distribution; integers rounded at
+                                                           # ties); None = the generic test
     TOLERANCES = {torch.float32: (rtol, atol)}            # per-dtype overrides
     tolerance_for(case, item, dtype, expected) -> (rtol, atol) | None  # per item ("grad of x"), e.g. scaled by
                                                            # max|expected| or grown with position; None = default
-    matches(kata, case, variant, got) -> bool | None       # whether the learner's outcome is a known mistake's,
-                                                           # where several answers are alike (None = the generic test)
     MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
     BENCH = (label, make)                                  # a large input for `kata check --bench`
 """

@@ -265,11 +265,11 @@ def test_matches_accepts_another_rounding_of_the_same_mistake():
         view = s.reshape([1] * x.dim() if dim is None else [-1 if d == dim % x.dim() else 1 for d in range(x.dim())])
         other = torch.trunc(x * (1 / view)).clamp(-127, 127).to(torch.int8)
         hits += int((other != q).sum())
-        assert SPEC.matches(KATA, case, roundtrip(Outcome((q, s, z))), roundtrip(Outcome((other, s, z)))), case.name
+        assert SPEC.matches(KATA, case, None, roundtrip(Outcome((q, s, z))), roundtrip(Outcome((other, s, z)))), case.name
     assert hits > 0  # measured: 83 elements in 57 cases over seeds 1-3 differ, where exact equality would fail
     mine = _one("per_tensor_symmetric")
     q, s, z = variant(**copy.deepcopy(mine.inputs.args))
-    assert not SPEC.matches(KATA, mine, roundtrip(Outcome((q, s, z))), roundtrip(Outcome(_reference(mine))))
+    assert not SPEC.matches(KATA, mine, None, roundtrip(Outcome((q, s, z))), roundtrip(Outcome(_reference(mine))))
 
 
 # ---------------------------------------------------------------- bans

@@ -235,7 +235,7 @@ def compare(kata, case, expected, got) -> list[Problem]:
         return _judge(kata, case, expected[0], got, contract=True)
 
 
-def matches(kata, case, variant: Outcome, got: Outcome) -> bool | None:
+def matches(kata, case, expected, variant: Outcome, got: Outcome) -> bool | None:
     """Whether the learner's outcome is a known mistake's (checker/mistakes.py): the same rule with the
     variant's answer in place of the reference's, ties of its own rounding (at every multiple of 0.5:
     truncation and floor jump at integers) either way. None (the generic test) when the variant's shapes
