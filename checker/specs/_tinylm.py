@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 
 import torch
 
+from checker.i18n import tr
+
 VOCAB = 23
 WIDTH = 16
 # Columns of the call record: rows passed, tokens per row passed, the call whose cache came back (-1: none).
@@ -40,8 +42,11 @@ class TinyLMSpec:
     tie: tuple[int, int] | None = None
 
     def __str__(self) -> str:
-        tie = f", tokens {self.tie[0]} and {self.tie[1]} tied" if self.tie else ""
-        return f"a 1-layer causal LM, vocabulary {VOCAB}, {str(self.dtype).removeprefix('torch.')}{tie}"
+        dtype = str(self.dtype).removeprefix("torch.")
+        if self.tie is None:
+            return tr("a 1-layer causal LM, vocabulary {V}, {dtype}", V=VOCAB, dtype=dtype)
+        return tr("a 1-layer causal LM, vocabulary {V}, {dtype}, tokens {a} and {b} tied", V=VOCAB, dtype=dtype,
+                  a=self.tie[0], b=self.tie[1])
 
     def weights(self) -> dict[str, torch.Tensor]:
         g = torch.Generator().manual_seed(self.seed)
@@ -107,11 +112,11 @@ class TinyLM:
         start = 0
         if past is not None:
             if not isinstance(past, Cache) or past.owner != self._id:
-                raise ValueError(_said("past_key_values must be None or the cache a call of this model returned, "
-                                       f"unchanged; got {_what(past)}"))
+                raise ValueError(tr("the model was called with past_key_values that is {what}; it takes None or the cache "
+                                    "a call of this model returned, unchanged", what=_what(past)))
             if past.key.shape[0] != B:
-                raise ValueError(_said(f"input_ids has {B} rows but the cache holds {past.key.shape[0]}: every call "
-                                       "passes all the batch's rows"))
+                raise ValueError(tr("the model was called with {B} rows of input_ids and a cache of {rows}: every call "
+                                    "passes all the batch's rows", B=B, rows=past.key.shape[0]))
             start = len(past)
         self.calls.append((B, l, -1 if past is None else past.made_by))
         with torch.no_grad():
@@ -123,37 +128,41 @@ class TinyLM:
         kwargs.pop("use_cache", None)  # accepted and ignored, as transformers' models take it
         kwargs.pop("return_dict", None)
         if len(args) > 2:
-            raise ValueError(_said(f"{len(args)} positional arguments; the model takes (input_ids, past_key_values)"))
+            raise ValueError(tr("the model was called with {n} positional arguments; it takes (input_ids, "
+                                "past_key_values)", n=len(args)))
         names = ("input_ids", "past_key_values")
         given = dict(zip(names, args))
         for name in list(kwargs):
             if name in ("past", "cache"):  # older spellings people use for the cache
-                raise ValueError(_said(f"an argument named {name!r}; the cache is passed as past_key_values= (or "
-                                       "second, by position)"))
+                raise ValueError(tr("the model was called with an argument named {name}; the cache is passed as "
+                                    "past_key_values= (or second, by position)", name=repr(name)))
             if name not in names:
-                raise ValueError(_said(f"an unknown argument {name!r}; the model takes input_ids and past_key_values "
-                                       "(use_cache is accepted and ignored)"))
+                raise ValueError(tr("the model was called with an unknown argument {name}; it takes input_ids and "
+                                    "past_key_values (use_cache is accepted and ignored)", name=repr(name)))
             if name in given:
-                raise ValueError(_said(f"{name} twice, by position and by keyword"))
+                raise ValueError(tr("the model was called with {name} twice, by position and by keyword", name=name))
             given[name] = kwargs[name]
         if "input_ids" not in given:
-            raise ValueError(_said("no input_ids"))
+            raise ValueError(tr("the model was called without input_ids"))
         return given["input_ids"], given.get("past_key_values")
 
     def _check_ids(self, ids: Any) -> tuple[int, int]:
         if not isinstance(ids, torch.Tensor):
-            raise ValueError(_said(f"input_ids that is {_what(ids)}; it takes an int64 tensor [B, l]"))
+            raise ValueError(tr("the model was called with input_ids that is {what}; it takes an int64 tensor "
+                                "[B, l]", what=_what(ids)))
         if ids.dim() != 2 or ids.shape[0] == 0 or ids.shape[1] == 0:
-            raise ValueError(_said(f"input_ids of shape {tuple(ids.shape)}; it takes [B, l] with B ≥ 1 and l ≥ 1 "
-                                   "(a [B] tensor of new tokens needs [:, None])"))
+            raise ValueError(tr("the model was called with input_ids of shape {shape}; it takes [B, l] with B ≥ 1 "
+                                "and l ≥ 1 (a [B] tensor of new tokens needs [:, None])", shape=tuple(ids.shape)))
         if ids.dtype != torch.int64:
-            raise ValueError(_said(f"input_ids of dtype {str(ids.dtype).removeprefix('torch.')}; token ids are int64"))
+            raise ValueError(tr("the model was called with input_ids of dtype {dtype}; token ids are int64",
+                                dtype=str(ids.dtype).removeprefix("torch.")))
         if ids.device != self.w["embed"].device:
-            raise ValueError(_said(f"input_ids on {ids.device}, the model is on {self.w['embed'].device}: make new "
-                                   "tokens on the prompt's device"))
+            raise ValueError(tr("the model was called with input_ids on {device}, the model is on {model}: make "
+                                "new tokens on the prompt's device", device=ids.device, model=self.w["embed"].device))
         low, high = int(ids.min()), int(ids.max())
         if low < 0 or high >= VOCAB:
-            raise ValueError(_said(f"token id {low if low < 0 else high}, outside the vocabulary 0 … {VOCAB - 1}"))
+            raise ValueError(tr("the model was called with token id {id}, outside the vocabulary 0 … {last}",
+                                id=low if low < 0 else high, last=VOCAB - 1))
         return ids.shape[0], ids.shape[1]
 
     def _forward(self, ids: torch.Tensor, past: Cache | None, start: int):
@@ -176,16 +185,12 @@ class TinyLM:
         return logits, k, v
 
 
-def _said(what: str) -> str:
-    return "the model was called with " + what
-
-
 def _what(value: Any) -> str:
     if isinstance(value, torch.Tensor):
-        return f"a tensor of shape {tuple(value.shape)}"
+        return tr("a tensor of shape {shape}", shape=tuple(value.shape))
     if isinstance(value, (tuple, list)):
-        return f"a {type(value).__name__} of {len(value)}"
-    return f"a {type(value).__name__}"
+        return tr("a {type} of {n}", type=type(value).__name__, n=len(value))
+    return tr("a {type}", type=type(value).__name__)
 
 
 def free_run(spec: TinyLMSpec, input_ids: torch.Tensor, steps: int) -> tuple[torch.Tensor, float]:
