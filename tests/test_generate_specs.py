@@ -180,3 +180,53 @@ def test_every_case_s_greedy_path_is_clear_and_the_tie_is_met():
     (case,) = spec_api.build_cases(spec, 5, "tied_logits")
     right = spec.call(KATA, reference, case.inputs, CPU).value[0]
     assert not torch.equal(spec.call(KATA, last, case.inputs, CPU).value[0], right)
+
+
+# ---------------------------------------------------------------- speculative-decoding: forced outcomes
+
+
+def _accepts(args):
+    x = args["draft_tokens"]
+    K = x.shape[1]
+    p = args["target_probs"][:, :K].double().gather(-1, x[..., None]).squeeze(-1)
+    q = args["draft_probs"].double().gather(-1, x[..., None]).squeeze(-1)
+    return args["uniforms"].double() <= p / q, (args["uniforms"].double() - p / q).abs()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_speculative_cases_force_the_outcomes_their_names_say(seed):
+    from checker.specs import speculative_decoding as sd
+
+    cases = {c.name: c for c in spec_api.build_cases(sd, seed)}
+    assert len(cases) >= 100
+    for case in cases.values():
+        accepted, gap = _accepts(case.inputs.args)
+        assert bool((gap > 1e-6).all()), case.name  # no uniform near its ratio: < and <= agree
+        assert case.inputs.args["draft_probs"].double().gather(-1, case.inputs.args["draft_tokens"][..., None]).min() > 0
+    pattern = {"all_accepted": "AAAA", "first_rejected": "RAAA", "accept_after_reject": "ARAAA",
+               "k1_accepted": "A", "k1_rejected": "R", "ratio_above_one": "AAAA", "target_equals_draft": "AAAA"}
+    for name, want in pattern.items():
+        accepted, _ = _accepts(cases[name].inputs.args)
+        assert all("".join("A" if a else "R" for a in row) == want for row in accepted.tolist()), name
+    accepted, _ = _accepts(cases["rows_with_every_outcome"].inputs.args)
+    assert accepted.long().cumprod(-1).sum(-1).tolist() == [0, 1, 2, 3, 4]
+    args = cases["target_zero_at_draft"].inputs.args
+    x = args["draft_tokens"]
+    assert (args["target_probs"][:, 1].gather(-1, x[:, 1:2]) == 0).all()
+    args = cases["target_equals_draft"].inputs.args
+    assert torch.equal(args["target_probs"][:, :-1], args["draft_probs"])
+
+
+def test_a_wrong_count_is_shown_with_the_row_s_ratios_and_uniforms():
+    from checker.specs import speculative_decoding as sd
+    from reference.speculative_decoding import speculative_verify
+
+    kata = catalog.get("speculative-decoding")
+    (case,) = spec_api.build_cases(sd, 1, "accept_after_reject")
+    every = sd.MISTAKES[[m.key for m in sd.MISTAKES].index("every_accept_counted")].fn
+    expected = roundtrip(spec_api.call(kata, speculative_verify, case.inputs, CPU))
+    got = roundtrip(spec_api.call(kata, every, case.inputs, CPU))
+    (problem,) = [p for p in sd.compare(kata, case, [expected], got) if p.item == "num_accepted"]
+    lines = problem.message.splitlines()
+    assert lines[1].startswith("row 0: num_accepted is ") and lines[1].endswith("expected 1")
+    assert [line.split()[-1] for line in lines[3:8]] == ["accept", "reject", "accept", "accept", "accept"]
