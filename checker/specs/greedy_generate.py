@@ -192,15 +192,18 @@ def call_problem(case, expected_tokens: TensorValue, tokens, calls) -> str | Non
             return tr("call {i} passed {rows} rows; every call passes all {B} rows of the batch", i=i, rows=rows, B=B)
         if i == 0:
             if length != L:
-                return tr("call 0 passed {l} tokens per row; the first call (the prefill) passes the whole prompt, "
-                          "{L} tokens, with no cache", l=length, L=L)
+                return plural(length, "call 0 passed {n} token per row; the first call (the prefill) passes the whole "
+                              "prompt, {L} tokens, with no cache", "call 0 passed {n} tokens per row; the first call (the "
+                              "prefill) passes the whole prompt, {L} tokens, with no cache", L=L)
             continue
         if cache_of == -1:
-            return tr("call {i} passed {l} tokens and no cache; after the prefill each call must pass only the new "
-                      "token and the cache the call before returned", i=i, l=length)
+            return plural(length, "call {i} passed {n} token and no cache; after the prefill each call must pass only "
+                          "the new token and the cache the call before returned", "call {i} passed {n} tokens and no "
+                          "cache; after the prefill each call must pass only the new token and the cache the call before "
+                          "returned", i=i)
         if length != 1:
-            return tr("call {i} passed {l} tokens; after the prefill each call must pass only the new token and the "
-                      "returned cache", i=i, l=length)
+            return tr("call {i} passed {n} tokens; after the prefill each call must pass only the new token and the "
+                      "returned cache", i=i, n=length)
         if cache_of != i - 1:
             return tr("the cache passed at call {i} is not the one call {before} returned (it is call {k}'s)", i=i,
                       before=i - 1, k=cache_of)
