@@ -132,14 +132,15 @@ def test_the_calls_are_judged_by_the_contract_and_said_in_words():
     assert problem.item == "calls" and problem.message.startswith("3 calls after the last token")
     (problem,) = _judge(_loop(cache="none"))
     assert problem.message.startswith("call 1 passed 4 tokens and no cache")
-    said = [p.message for p in _judge(_loop(stale=True), "no_eos")]
+    assert problem.message.splitlines()[1].endswith("#0 3 #1 4")  # the calls made, in one line
+    said = [p.message.splitlines()[0] for p in _judge(_loop(stale=True), "no_eos")]
     assert "the cache passed at call 2 is not the one call 1 returned (it is call 0's)" in said
 
 
 def test_the_model_is_never_called_is_said():
     def lazy(model, input_ids, max_new_tokens, eos_token_id=None, pad_token_id=0):
         return input_ids
-    said = [p.message for p in _judge(lazy)]
+    said = [p.message.splitlines()[0] for p in _judge(lazy)]
     assert "the model was never called" in said
 
 

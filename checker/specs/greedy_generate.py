@@ -172,7 +172,18 @@ def compare(kata, case, expected, got):
     spec = sys.modules[__name__]
     problems = compare_item(spec, case, "tokens", want["tokens"], have["tokens"])
     said = call_problem(case, want["tokens"], have["tokens"], have["calls"])
-    return problems + ([Problem("values", "calls", said)] if said else [])
+    if said is None:
+        return problems
+    return problems + [Problem("values", "calls", said + "\n" + calls_line(have["calls"]))]
+
+
+def calls_line(calls, shown: int = 8) -> str:
+    """The learner's calls in one short line: tokens per row, and the call whose cache came back (– for none)."""
+    record = calls.data.tolist() if isinstance(calls, TensorValue) and calls.data is not None else []
+    items = [f"#{i} {length}{'' if cache_of < 0 else '+c' + str(cache_of)}" for i, (_, length, cache_of) in
+             enumerate(record[:shown])]
+    more = " …" if len(record) > shown else ""
+    return "  " + tr("your calls (tokens per row, +cN: the cache call N returned): {calls}", calls=" ".join(items) + more)
 
 
 def call_problem(case, expected_tokens: TensorValue, tokens, calls) -> str | None:
