@@ -306,3 +306,14 @@ MISTAKES = (
     Mistake("one_token_short", _variant(short=True)),
     Mistake("last_index_on_ties", _variant(ties="last")),
 )
+
+
+def _bench(g: torch.Generator) -> Inputs:
+    ids = torch.randint(0, VOCAB, (32, 16), generator=g)
+    return Inputs(args={"model": TinyLMSpec(randint(g, 0, 2**31 - 1)), "input_ids": ids, "max_new_tokens": 128,
+                        "eos_token_id": None, "pad_token_id": 0})
+
+
+# `kata check greedy-generate --bench`: 32 prompts of 16 tokens, 128 new tokens each (the model is tiny: the loop's
+# own cost shows, a loop without the cache is quadratic).
+BENCH = ("B = 32, L = 16, 128 new tokens", _bench)

@@ -225,3 +225,15 @@ MISTAKES = (
     Mistake("ratio_at_next_row", _variant(ratio_row=1)),
     Mistake("ratio_at_draft_argmax", _variant(argmax=True)),
 )
+
+
+def _bench(g: torch.Generator) -> Inputs:
+    B, K, V = 64, 8, 32000
+    q = torch.softmax(torch.randn(B, K, V, generator=g) * 3, dim=-1)
+    p = torch.softmax(torch.randn(B, K + 1, V, generator=g) * 3, dim=-1)
+    x = torch.multinomial(q.reshape(B * K, V), 1, generator=g).reshape(B, K)
+    return Inputs(args={"draft_tokens": x, "draft_probs": q, "target_probs": p, "uniforms": torch.rand(B, K, generator=g)})
+
+
+# `kata check speculative-decoding --bench`: 64 sequences, 8 drafts each, a 32000-token vocabulary.
+BENCH = ("B = 64, K = 8, V = 32000", _bench)
