@@ -27,6 +27,8 @@ from checker.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import pick, randint, randn
 
 FRESH = "fresh module"  # Outcome.extras key: what the checks of the module as built found
+NAMES = "fresh module names"  # Outcome.extras key: the names behind a finding, for the report only (a dict, which
+#                               the namer does not match: a file with q/k/v biases and one with seven slip alike)
 EARLIER = "earlier positions"  # Outcome.extras key of the causality case: how far each earlier position moved
 CAUSAL_AT = "later tokens changed from position"  # Inputs.show key of the causality case
 _BLOCKING = ("keys", "biases", "buffers", "shape")  # findings after which the case's weights cannot be loaded
@@ -134,9 +136,10 @@ def tolerance_for(case, item: str, dtype: torch.dtype, expected: torch.Tensor | 
 # ---------------------------------------------------------------- the module as built
 
 
-def _fresh_findings(module: nn.Module, init: dict) -> tuple[tuple[str, str], ...]:
-    """(code, detail) for each way the module as built breaks the contract; () when it keeps it. The details
-    name what a variant with the same slip would too (so the namer can match them), nothing more."""
+def _fresh_findings(module: nn.Module, init: dict) -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """(code, detail) for each way the module as built breaks the contract (() when it keeps it), and the names
+    behind the biases and buffers found. The details hold what a variant with the same slip has too (so the
+    namer can match them), nothing more: which linears have a bias, or where a buffer sits, does not count."""
     want = weight_shapes(init["hidden_size"], init["num_heads"], init["num_kv_heads"], init["intermediate_size"])
     state = module.state_dict()
     buffers = {name for name, _ in module.named_buffers()}
@@ -146,10 +149,13 @@ def _fresh_findings(module: nn.Module, init: dict) -> tuple[tuple[str, str], ...
     persistent = [k for k in extra if k in buffers]
     other = [k for k in extra if k not in biases and k not in persistent]
     missing = [k for k in want if k not in state]
+    names = {}
     if biases:
-        found.append(("biases", ", ".join(biases)))
+        found.append(("biases", ""))
+        names["biases"] = ", ".join(biases)
     if persistent:
-        found.append(("buffers", ", ".join(sorted({k.rsplit(".", 1)[-1] for k in persistent}))))
+        found.append(("buffers", ""))
+        names["buffers"] = ", ".join(persistent)
     if missing or other:
         found.append(("keys", "|".join((", ".join(missing), ", ".join(other)))))
     for name, shape in want.items():
@@ -158,7 +164,7 @@ def _fresh_findings(module: nn.Module, init: dict) -> tuple[tuple[str, str], ...
     for name in ("input_layernorm.weight", "post_attention_layernorm.weight"):
         if name in state and tuple(state[name].shape) == want[name] and not bool((state[name] == 1).all()):
             found.append(("norm_not_ones", name))
-    return tuple(found)
+    return tuple(found), names
 
 
 def _fresh_problem(code: str, detail: str, init: dict) -> Problem:
@@ -207,9 +213,9 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     if inputs.raises is not None:
         return spec_api.call(kata, entry, inputs, device, track_device)
     module = entry(**inputs.init)
-    found = _fresh_findings(module, inputs.init)
+    found, names = _fresh_findings(module, inputs.init)
     if any(code in _BLOCKING for code, _ in found):
-        return Outcome(None, {FRESH: found})
+        return Outcome(None, {FRESH: found, NAMES: names})
     dtype = inputs.args["x"].dtype
     if dtype != torch.float32:
         module = module.to(dtype)
@@ -236,13 +242,13 @@ def compare(kata, case, expected: list[Outcome], got: Outcome) -> list[Problem] 
     if case.inputs.raises is not None:
         return None
     spec = sys.modules[kata.spec_module]
-    found = got.extras.get(FRESH) or ()
-    problems = [_fresh_problem(code, detail, case.inputs.init) for code, detail in found]
+    found, names = got.extras.get(FRESH) or (), got.extras.get(NAMES) or {}
+    problems = [_fresh_problem(code, names.get(code, detail), case.inputs.init) for code, detail in found]
     if got.value is None and found:
         return problems  # the module could not take the case's weights: nothing else to compare
     if EARLIER in expected[0].extras:
         problems += _causality(case, expected[0], got)
-    strip = lambda o: Outcome(o.value, {k: v for k, v in o.extras.items() if k not in (FRESH, EARLIER)}, o.args)  # noqa: E731
+    strip = lambda o: Outcome(o.value, {k: v for k, v in o.extras.items() if k not in (FRESH, NAMES, EARLIER)}, o.args)  # noqa: E731
     return problems + compare_outcome(kata, spec, case, strip(expected[0]), strip(got))
 
 

@@ -1,6 +1,6 @@
 # kata: llama-block
-# why: Qwen2's q/k/v biases: not LLaMA's layer (the report lists the three bias names; no variant models only three)
-# mistake: none
+# why: Qwen2's q/k/v biases: not LLaMA's layer (the report lists the three bias names)
+# mistake: linear_bias
 import math
 
 import torch
