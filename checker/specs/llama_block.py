@@ -284,9 +284,9 @@ class _Llama(nn.Module):
     tile_kv = False
     scale_by_hidden = False
     silu_on_up = False
-    activation = "silu"  # silu | gelu
+    activation = "silu"  # silu | gelu | gelu_tanh
     mlp_residual = True
-    fixed_eps: float | None = None
+    fixed_eps: float | str | None = None  # a number, or "finfo": nn.RMSNorm / F.rms_norm without eps (finfo(dtype).eps)
     fixed_theta: float | None = None
     persistent_inv_freq = False
     bias = False
@@ -317,7 +317,8 @@ class _Llama(nn.Module):
     def norm(self, x, weight):
         if self.subtract_mean:
             x = x - x.mean(-1, keepdim=True)
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * weight
+        eps = torch.finfo(x.dtype).eps if self.eps == "finfo" else self.eps
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
 
     def rope(self, t):
         L = t.shape[-2]
@@ -353,7 +354,7 @@ class _Llama(nn.Module):
     def feed_forward(self, x):
         m = self.mlp
         gate, up = (m.up_proj(x), m.gate_proj(x)) if self.silu_on_up else (m.gate_proj(x), m.up_proj(x))
-        act = F.gelu if self.activation == "gelu" else F.silu
+        act = {"silu": F.silu, "gelu": F.gelu, "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[self.activation]
         return m.down_proj(act(gate) * up)
 
     def forward(self, x):
@@ -380,9 +381,11 @@ MISTAKES = (
     Mistake("scaled_by_hidden_size", _variant(scale_by_hidden=True)),
     Mistake("silu_on_up", _variant(silu_on_up=True)),
     Mistake("gelu", _variant(activation="gelu")),
+    Mistake("gelu", _variant(activation="gelu_tanh")),
     Mistake("mlp_no_residual", _variant(mlp_residual=False)),
     Mistake("eps_ignored", _variant(fixed_eps=1e-6)),
     Mistake("eps_ignored", _variant(fixed_eps=1e-5)),
+    Mistake("eps_ignored", _variant(fixed_eps="finfo")),
     Mistake("theta_ignored", _variant(fixed_theta=10000.0)),
     Mistake("persistent_inv_freq", _variant(persistent_inv_freq=True)),
     Mistake("linear_bias", _variant(bias=True)),
