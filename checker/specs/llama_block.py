@@ -96,7 +96,7 @@ def _random(g: torch.Generator) -> Inputs:
 def _raising(C: int, H: int, H_kv: int):
     def make(g: torch.Generator) -> Inputs:
         init = {"hidden_size": C, "num_heads": H, "num_kv_heads": H_kv, "intermediate_size": 16}
-        return Inputs(args=init, init=init, raises=RAISES, show=dict(init))
+        return Inputs(args=init, raises=RAISES, show=dict(init))  # the call is the constructor: args are its kwargs
     return make
 
 
