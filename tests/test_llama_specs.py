@@ -142,3 +142,13 @@ def test_the_raising_cases_accept_either_error_and_fail_a_layer_that_builds():
         assert _run(Raises, case).value == "raised AssertionError"  # either error reads alike
         from checker.compare import compare_outcome
         assert compare_outcome(KATA, SPEC, case, expected[0], _run(NoChecks, case))[0].kind == "raises"
+
+
+def test_every_named_case_compares_the_gradients_and_some_random_draws_do():
+    all_cases = [c for c in cases("llama-block") if c.inputs.raises is None]
+    named = [c for c in all_cases if c.family.name != "random"]
+    assert all(c.inputs.grad_of == ("x",) and c.inputs.probe is not None for c in named)
+    drawn = [c for c in all_cases if c.family.name == "random"]
+    with_grads = [c for c in drawn if c.inputs.grad_of]
+    assert 0.2 * len(drawn) <= len(with_grads) <= 0.5 * len(drawn)
+    assert {c.inputs.args["x"].dtype for c in with_grads} == {torch.float32, torch.float64}
