@@ -31,7 +31,8 @@ CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
          "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
          "int8-quant")
-KATAS += ("logistic-regression", "roc-auc", "conv2d", "nms")  # the classic family
+KATAS += ("logistic-regression", "roc-auc", "conv2d", "nms", "bpe")  # the classic family (kmeans, mlp-backprop: tests/test_kmlp_specs.py)
+KATAS += ("greedy-generate", "speculative-decoding")  # the inference family (sample-token, sinusoidal-pe: tests/test_sample_specs.py)
 
 
 @pytest.fixture(autouse=True)
@@ -113,7 +114,10 @@ def name_in_process(kata, entry, seed: int, random_draws: int | None = None) -> 
         if not failing:
             return None, results
         inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
-        index = mistakes.explain(run, tuple(spec.MISTAKES), failing, mistakes.examined_passing(run, results), inplace)
+        # as checker.mistakes.name_mistakes does: further failing cases settle a tie between variants
+        # (bpe's one-pass and newest-first encodes part only where merges chain), crashes are evidence
+        index = mistakes.explain(run, tuple(spec.MISTAKES), failing, mistakes.examined_passing(run, results), inplace,
+                                 mistakes.further_failing(run, results, failing), mistakes.examined_crashing(run, results))
     finally:
         run.cleanup()
     return (None if index is None else spec.MISTAKES[index].key), results

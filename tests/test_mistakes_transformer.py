@@ -22,7 +22,7 @@ from checker.worker import Limits, reset_global_state
 from tests import test_mistakes as tm
 from tests.conftest import CORPUS, run_check
 
-KATAS = ("layernorm", "rmsnorm", "batchnorm", "rope", "swiglu", "gqa", "kv-cache", "flash-attention")
+KATAS = ("layernorm", "rmsnorm", "batchnorm", "rope", "swiglu", "gqa", "kv-cache", "flash-attention", "llama-block")
 DRAWS = 12
 
 
