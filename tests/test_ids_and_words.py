@@ -386,3 +386,14 @@ def test_torch_is_bounded_below_only():
     torch = next(d for d in deps if re.match(r"torch\b", d))
     assert torch.replace(" ", "") == "torch>=2.13"
     assert "2.13.0" in (ROOT / "README.md").read_text()
+
+
+@pytest.mark.parametrize("readme, count", [("README.md", "{n} katas in"), ("README.zh-CN.md", "{n} 道题")])
+def test_the_readme_lists_every_kata_once_with_its_entry_point(readme, count):
+    from checker import catalog
+
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \| `(\w+)`", text, re.M)
+    assert [kata_id for kata_id, _ in rows] == [k.id for k in catalog.KATAS]  # every kata once, in `kata list`'s order
+    assert all(entry == catalog.get(kata_id).entry for kata_id, entry in rows)
+    assert count.format(n=len(catalog.KATAS)) in text
