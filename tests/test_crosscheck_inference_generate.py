@@ -20,7 +20,15 @@ import torch
 
 transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
 
-from reference.greedy_generate import greedy_generate  # noqa: E402
+from checker import catalog  # noqa: E402
+from tests.spec_support import reference_of  # noqa: E402
+
+
+
+def greedy_generate(*args, **kwargs):
+    """The reference, loaded per use under a test's own module name: nothing of it stays imported as
+    `reference.…` or alive between tests (tests/test_parent_reference.py looks for both)."""
+    return reference_of(catalog.get("greedy-generate"))(*args, **kwargs)
 
 
 class _Out(NamedTuple):
@@ -92,7 +100,7 @@ def test_speculative_verify_matches_transformers_speculative_sampling(monkeypatc
     utils = pytest.importorskip("transformers.generation.utils")
     from checker import spec as spec_api
     from checker.specs import speculative_decoding as spec
-    from reference.speculative_decoding import speculative_verify
+    speculative_verify = reference_of(catalog.get("speculative-decoding"))
 
     seen: dict = {}
     monkeypatch.setattr(torch, "rand_like", lambda like, **kw: seen["u"].to(like.dtype).reshape(like.shape))

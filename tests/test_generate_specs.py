@@ -13,7 +13,14 @@ from checker import spec as spec_api
 from checker.mistakes import roundtrip
 from checker.specs import greedy_generate as spec
 from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, free_run
-from reference.greedy_generate import greedy_generate as reference
+from tests.spec_support import reference_of
+
+
+
+def reference(*args, **kwargs):
+    """The reference, loaded per use under a test's own module name: nothing of it stays imported as
+    `reference.…` or alive between tests (tests/test_parent_reference.py looks for both)."""
+    return reference_of(catalog.get("greedy-generate"))(*args, **kwargs)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import run_check  # noqa: E402
@@ -220,7 +227,7 @@ def test_speculative_cases_force_the_outcomes_their_names_say(seed):
 
 def test_a_wrong_count_is_shown_with_the_row_s_ratios_and_uniforms():
     from checker.specs import speculative_decoding as sd
-    from reference.speculative_decoding import speculative_verify
+    speculative_verify = reference_of(catalog.get("speculative-decoding"))
 
     kata = catalog.get("speculative-decoding")
     (case,) = spec_api.build_cases(sd, 1, "accept_after_reject")
