@@ -85,8 +85,22 @@ class Cache:
         return f"Cache(length {self.key.shape[1]}, from call {self.made_by})"
 
 
+_TABLES: dict[tuple[torch.dtype, str], torch.Tensor] = {}
+_TABLE_LENGTH = 256  # more than any case's prompt and new tokens together
+
+
 def positions(start: int, length: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """Interleaved sinusoidal positions [length, WIDTH] for positions start … start + length − 1."""
+    """Interleaved sinusoidal positions [length, WIDTH] for positions start … start + length − 1: rows of one
+    table per dtype and device, computed once (a check makes about a thousand model calls)."""
+    if start + length > _TABLE_LENGTH or torch.device(device).type != "cpu":  # a (simulated) GPU's are made fresh
+        return _positions(start, length, dtype, device)
+    key = (dtype, str(device))
+    if key not in _TABLES:
+        _TABLES[key] = _positions(0, _TABLE_LENGTH, dtype, device)
+    return _TABLES[key][start:start + length]
+
+
+def _positions(start: int, length: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     p = torch.arange(start, start + length, dtype=torch.float64, device=device)[:, None]  # (l, 1)
     freq = torch.exp(torch.arange(0, WIDTH, 2, dtype=torch.float64, device=device) * (-math.log(10000.0) / WIDTH))
     angle = p * freq  # (l, WIDTH/2)
@@ -174,9 +188,10 @@ class TinyLM:
             k = torch.cat((past.key, k), dim=1)  # (B, P + l, C)
             v = torch.cat((past.value, v), dim=1)
         scores = q @ k.transpose(1, 2) / math.sqrt(WIDTH)  # (B, l, P + l)
-        query_pos = torch.arange(start, start + l, device=ids.device)[:, None]
-        key_pos = torch.arange(start + l, device=ids.device)[None, :]
-        scores = scores.masked_fill(key_pos > query_pos, float("-inf"))
+        if l > 1:  # one new token sees every key: nothing to mask
+            query_pos = torch.arange(start, start + l, device=ids.device)[:, None]
+            key_pos = torch.arange(start + l, device=ids.device)[None, :]
+            scores = scores.masked_fill(key_pos > query_pos, float("-inf"))
         h = x + (torch.softmax(scores, dim=-1) @ v) @ w["wo"].T  # (B, l, C)
         logits = h @ w["head"].T  # (B, l, V)
         if self.spec.tie is not None:
