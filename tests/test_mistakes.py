@@ -31,7 +31,7 @@ CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
          "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
          "int8-quant")
-KATAS += ("logistic-regression", "roc-auc", "conv2d", "nms", "bpe")  # the classic family (kmeans, mlp-backprop: tests/test_kmlp_specs.py)
+KATAS += ("logistic-regression", "roc-auc", "kmeans", "mlp-backprop", "conv2d", "nms", "bpe")  # the classic family
 KATAS += ("greedy-generate", "speculative-decoding")  # the inference family (sample-token, sinusoidal-pe: tests/test_sample_specs.py)
 
 
