@@ -14,21 +14,24 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 
-def _defer_rich_markdown() -> None:
-    """typer imports rich.markdown, and markdown-it with it (a sixth of what `import typer` costs), for help
-    written in markdown, which kata never asks for (rich_markup_mode=None). A stand-in holds the name until
-    something uses it: its Markdown(...) and any other name import the real module, then go on as usual."""
+def _defer(module: str, *names: str) -> None:
+    """Hold `module`'s place with a stand-in until something uses it. typer imports rich.markdown (and
+    markdown-it with it) for help written in markdown, which kata never asks for (rich_markup_mode=None),
+    and rich.traceback (and pygments with it) for pretty exceptions, which kata turns off: together a
+    third of what `import typer` costs. Each of `names` is a stand-in class: calling it, or reading any of
+    its attributes (Traceback.from_exception), imports the real module and goes on as usual, as does any
+    other name read from the stand-in module."""
     import types
 
-    if "rich.markdown" in sys.modules:
+    if module in sys.modules:
         return
 
     def real() -> types.ModuleType:
-        if isinstance(sys.modules.get("rich.markdown"), _StandIn):
-            del sys.modules["rich.markdown"]
+        if isinstance(sys.modules.get(module), _StandIn):
+            del sys.modules[module]
         import importlib
 
-        return importlib.import_module("rich.markdown")
+        return importlib.import_module(module)
 
     class _StandIn(types.ModuleType):
         def __getattr__(self, name: str) -> Any:
@@ -36,18 +39,25 @@ def _defer_rich_markdown() -> None:
                 raise AttributeError(name)
             return getattr(real(), name)
 
-    class Markdown:
-        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-            return real().Markdown(*args, **kwargs)
+    class _Deferred(type):
+        def __getattr__(cls, attr: str) -> Any:
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return getattr(getattr(real(), cls.__name__), attr)
 
-    stand_in = _StandIn("rich.markdown")
-    stand_in.Markdown = Markdown  # type: ignore[attr-defined]
-    sys.modules["rich.markdown"] = stand_in
+        def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+            return getattr(real(), cls.__name__)(*args, **kwargs)
+
+    stand_in = _StandIn(module)
+    for name in names:
+        setattr(stand_in, name, _Deferred(name, (), {}))
+    sys.modules[module] = stand_in
 
 
-_defer_rich_markdown()
+_defer("rich.markdown", "Markdown")
+_defer("rich.traceback", "Traceback")
 
-import typer  # noqa: E402 — after the stand-in above
+import typer  # noqa: E402 — after the stand-ins above
 from rich.console import Console  # noqa: E402
 from rich.text import Text  # noqa: E402
 
@@ -595,7 +605,27 @@ def _wrap_in_cells() -> None:
     textwrap_.TextWrapper._split = split_wide
 
 
-app = make_app()  # English: main() builds it again in the language chosen
+_english_app: typer.Typer | None = None
+
+
+def _app() -> typer.Typer:
+    """The commands in the language kata speaks now: English built once, when first needed (a command in
+    Chinese never builds it), any other language afresh for each command."""
+    global _english_app
+    if i18n.current() != i18n.ENGLISH:
+        return make_app()
+    if _english_app is None:
+        with i18n.speaking(i18n.ENGLISH):
+            _english_app = make_app()
+    return _english_app
+
+
+def __getattr__(name: str) -> Any:
+    """`cli.app`, the English commands (tests, typer's completion), built on first use."""
+    if name == "app":
+        with i18n.speaking(i18n.ENGLISH):
+            return _app()
+    raise AttributeError(f"module 'cli' has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- the one entry point
@@ -673,7 +703,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         flag, argv = _take_lang(argv)
         _choose_language(flag)
-        application = app if i18n.current() == i18n.ENGLISH else make_app()
+        application = _app()
         result = application(args=argv, prog_name="kata", standalone_mode=False)
         code = result if isinstance(result, int) else OK
     except KataError as exc:

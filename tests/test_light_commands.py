@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = r"""
 import json, sys
 commands = json.loads(sys.stdin.read())
-HEAVY = ("torch", "numpy", "markdown_it")  # markdown_it: typer's markdown help, which kata never uses (cli.py)
+HEAVY = ("torch", "numpy", "markdown_it", "pygments")  # typer's markdown help and pretty tracebacks, which kata never uses (cli.py)
 heavy, codes = [], []
 import cli
 for argv in commands:
@@ -88,7 +88,7 @@ def _source_errors() -> list[list[str]]:
 def test_light_commands_and_usage_errors_never_import_torch(tmp_path: Path, lang: str) -> None:
     commands = _light(tmp_path) + _errors(tmp_path)
     found = _run(commands, tmp_path, lang)
-    assert found["heavy"] == [], f"these commands imported torch, numpy or markdown-it: {found['heavy']}"
+    assert found["heavy"] == [], f"these commands imported torch, numpy, markdown-it or pygments: {found['heavy']}"
     codes = dict(zip((" ".join(c) for c in commands), found["codes"]))
     assert len(codes) == len(commands)
     # the errors really are errors (and the light commands really ran): else this proves nothing
@@ -102,4 +102,34 @@ def test_a_file_that_cannot_run_is_judged_before_torch_loads(tmp_path: Path, lan
     commands = _source_errors()
     found = _run(commands, tmp_path, lang)
     assert all(code not in (0, None) for code in found["codes"]), found
-    assert found["heavy"] == [], f"these commands imported torch, numpy or markdown-it: {found['heavy']}"
+    assert found["heavy"] == [], f"these commands imported torch, numpy, markdown-it or pygments: {found['heavy']}"
+
+
+STAND_INS = r"""
+import sys
+import cli
+assert type(sys.modules["rich.markdown"]).__name__ == "_StandIn" and type(sys.modules["rich.traceback"]).__name__ == "_StandIn"
+import typer.main  # typer holds the stand-in classes; used, each is the real thing
+try:
+    1 / 0
+except ZeroDivisionError as exc:
+    tb = typer.main.Traceback.from_exception(type(exc), exc, exc.__traceback__)
+import rich.traceback
+from rich.markdown import Markdown
+assert isinstance(tb, rich.traceback.Traceback), type(tb)
+assert type(Markdown("# hi")).__module__ == "rich.markdown" and "pygments" in sys.modules
+from rich.console import Console
+console = Console(record=True, width=60)
+console.print(tb)
+console.print(Markdown("**bold** text"))
+print("@@" + console.export_text())
+"""
+
+
+def test_the_modules_kata_defers_are_the_real_ones_once_used() -> None:
+    """typer's pretty tracebacks and markdown help stay usable: a stand-in class, used, imports its module."""
+    done = subprocess.run([sys.executable, "-c", STAND_INS], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    shown = done.stdout.split("@@", 1)[1]
+    assert "ZeroDivisionError" in shown and "bold text" in shown, shown
