@@ -552,7 +552,7 @@ def _localise_completion_options() -> None:
 def _wrap_in_cells() -> None:
     """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
     Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
-    Chinese between characters (checker/render/cjk.py), and end a command's one-line summary at its first 。.
+    Chinese between characters (checker/cjk.py), and end a command's one-line summary at its first 。.
     Wrapping is measured through click's `term_len` from click 8.4 on; an older click keeps its own wrapping."""
     import click._textwrap as textwrap_
     import click.core
@@ -560,7 +560,7 @@ def _wrap_in_cells() -> None:
     from click.utils import make_default_short_help
     from rich.cells import cell_len
 
-    from checker.render import cjk
+    from checker import cjk
 
     cjk.install()  # rich, too, may break a line of Chinese between characters
     if getattr(click.core, "_kata_cells", False):

@@ -6,23 +6,24 @@ unknown kata, a missing file, a bad --case, --seed or --device — is found here
 """
 from __future__ import annotations
 
-import difflib
-import importlib.util
 import json
 import os
-import platform
 import re
 import sys
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from checker import catalog, drills, i18n, practice, static
+from typing import TYPE_CHECKING
+
+from checker import catalog, i18n
 from checker.catalog import Kata
 from checker.errors import KataError
 from checker.i18n import tr
 from checker.state import INTERVIEW, Event, Store
+
+if TYPE_CHECKING:
+    from checker import practice
 
 CURRENT_FILE = "current_file"
 CURRENT_KATA = "current_kata"
@@ -105,6 +106,8 @@ def remember(store: Store, kata: Kata, path: Path) -> None:
     resolved = str(path.resolve())
     store.set(CURRENT_KATA, kata.id)
     store.set(CURRENT_FILE, resolved)
+    from checker import drills
+
     if drills.at(store, path) is None:  # a drill is current, but never the kata's own file (check gae, reset gae)
         store.set(FILE_OF + kata.id, resolved)
 
@@ -260,6 +263,8 @@ def reset(katas: list[Kata], store: Store, every: bool = False) -> list[Reset]:
 
 
 def ever_passed(kata: Kata, store: Store) -> bool:
+    from checker import practice
+
     return practice.progress(kata.id, store.events(kata.id)).status in ("passed", "mastered")
 
 
@@ -355,6 +360,8 @@ def _declared(path: Path) -> str | None:
             head = handle.read(2048).decode("utf-8-sig", "replace")
     except OSError:
         return None  # the checker reports unreadable files itself
+    from checker import static
+
     return static.kata_line(head)
 
 
@@ -375,6 +382,8 @@ def check_case(kata: Kata, case: str | None) -> None:
     family, _, draw = case.partition(".")
     if family in families and (not draw or draw.isdigit()):
         return
+    import difflib
+
     close = difflib.get_close_matches(family, families, n=3, cutoff=0.4)
     hint = tr(" Did you mean {names}?", names=tr(" or ").join(f"'{c}'" for c in close)) if close else ""
     raise KataError(tr("No case named '{case}' in {id}.", case=case, id=kata.id) + hint
@@ -388,6 +397,8 @@ def check_device(name: str) -> str:
         raise KataError(tr("Unknown device '{name}': use auto, cpu, cuda or mps.", name=name))
     if name == "cuda" and _torch_cuda_version() is None:
         raise KataError(tr("--device cuda was asked for, but this torch is a CPU-only build (no CUDA)."))
+    import platform
+
     if name == "mps" and platform.system() != "Darwin":
         raise KataError(tr("--device mps was asked for, but MPS exists only on Apple computers."))
     return name
@@ -402,6 +413,8 @@ def device_name(name: str) -> str:
         from checker.engine import resolve_device
 
         return resolve_device("auto").type
+    import platform
+
     if platform.system() == "Darwin":
         return "mps" if platform.machine() == "arm64" else "cpu"
     if _torch_cuda_version() is None or os.environ.get("CUDA_VISIBLE_DEVICES", "0").strip() in ("", "-1"):
@@ -411,6 +424,8 @@ def device_name(name: str) -> str:
 
 def _torch_cuda_version() -> str | None:
     """The CUDA version torch was built with, read from torch/version.py without importing torch."""
+    import importlib.util
+
     spec = importlib.util.find_spec("torch")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -435,6 +450,8 @@ def begin_interview(kata: Kata, store: Store, directory: Path, minutes: float, n
         raise KataError(tr("{path} is not a directory.", path=directory))
     path = directory / kata.filename
     saved = restart(kata, path)
+    import uuid
+
     running = {"id": uuid.uuid4().hex[:12], "kata": kata.id, "started": now, "deadline": now + minutes * 60,
                "minutes": minutes, "path": str(path.resolve()), "saved": str(saved) if saved else None}
     remember(store, kata, path)
@@ -468,6 +485,8 @@ def next_hint(kata: Kata, store: Store) -> tuple[int, str]:
 def hint_step(kata: Kata, store: Store) -> tuple[int, str, bool]:
     """The next hint on the ladder, recorded: (its number, its text, whether the ladder had already ended and
     this is the last one again)."""
+    from checker import practice
+
     taken = practice.progress(kata.id, store.events(kata.id)).hints
     hints = kata.hints
     index = min(taken, len(hints) - 1)

@@ -111,27 +111,45 @@ def _merge(english: Any, other: Any, usable: set[str], prefix: str = "") -> Any:
 
 
 def title(folder: Path, lang: str) -> str:
-    """The kata's title alone, by the same rule as load() (`kata list` needs 27 titles, not 27 texts)."""
-    english = read_toml(folder / f"{SOURCE}.toml")
-    source = english.get("title", folder.name)
+    """The kata's title alone, by the same rule as load() (`kata list` needs 46 titles, not 46 texts)."""
+    english_path = folder / f"{SOURCE}.toml"
     if lang == SOURCE:
-        return source
-    other = read_toml(folder / f"{lang}.toml")
-    state = translation_state({"title": source}, {"title": other.get("title", ""), SOURCES_TABLE: other.get(SOURCES_TABLE, {})})
-    return other["title"] if state["title"] == "current" else source
+        return tomlcache.memo("en-title", "title", (english_path,), lambda: read_toml(english_path).get("title", folder.name))
+    path = folder / f"{lang}.toml"
+
+    def work_out() -> str:
+        source = read_toml(english_path).get("title", folder.name)
+        other = read_toml(path)
+        state = translation_state({"title": source}, {"title": other.get("title", ""),
+                                                      SOURCES_TABLE: other.get(SOURCES_TABLE, {})})
+        return other["title"] if state["title"] == "current" else source
+
+    return tomlcache.memo(f"{lang}-title", "title", (english_path, path), work_out)
+
+
+def _translated(folder: Path, lang: str) -> tuple[dict[str, Any], tuple[str, ...], dict[str, str]]:
+    """The kata's text in `lang` merged with the English it falls back to, the paths shown in English, and the
+    spec's messages in `lang`: worked out once (it hashes every English text), kept until either file changes."""
+    english_path, path = folder / f"{SOURCE}.toml", folder / f"{lang}.toml"
+
+    def work_out() -> tuple[dict[str, Any], tuple[str, ...], dict[str, str]]:
+        english, other = read_toml(english_path), read_toml(path)
+        state = translation_state(english, other)
+        data = _merge(english, other, {p for p, s in state.items() if s == "current"})
+        missing = tuple(p for p, s in state.items() if s != "current")
+        return data, missing, dict(other.get(MESSAGES_TABLE, {}))
+
+    return tomlcache.memo(f"{lang}-text", "text", (english_path, path), work_out)
 
 
 @functools.lru_cache(maxsize=None)
 def load(folder: Path, lang: str) -> KataText:
     """The kata's text in `lang`, English wherever the translation is missing or stale."""
-    english = read_toml(folder / f"{SOURCE}.toml")
-    data, missing = english, ()
-    if lang != SOURCE:
-        other = read_toml(folder / f"{lang}.toml")
-        state = translation_state(english, other)
-        data = _merge(english, other, {p for p, s in state.items() if s == "current"})
-        missing = tuple(p for p, s in state.items() if s != "current")
-        i18n.register(lang, dict(other.get(MESSAGES_TABLE, {})))
+    if lang == SOURCE:
+        data, missing = read_toml(folder / f"{SOURCE}.toml"), ()
+    else:
+        data, missing, messages = _translated(folder, lang)
+        i18n.register(lang, messages)
     mistakes = {key: MistakeText(m.get("label", key), m.get("fix", "")) for key, m in data.get("mistakes", {}).items()}
     followups = tuple(Followup(f.get("question", ""), f.get("answer", "")) for f in data.get("followups", []))
     return KataText(lang=lang, title=data.get("title", folder.name), summary=data.get("summary", ""),

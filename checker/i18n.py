@@ -84,7 +84,7 @@ def register(lang: str, messages: dict[str, str]) -> None:
 
 def _catalog(lang: str) -> dict[str, str]:
     if lang not in _messages:
-        _messages[lang] = dict(tomlcache.read(UI_DIR / f"{lang}.toml").get("messages", {}))
+        _messages[lang] = dict(tomlcache.read(UI_DIR / f"{lang}.toml", f"ui-{lang}").get("messages", {}))
     return _messages[lang]
 
 
@@ -102,7 +102,7 @@ def external(msgid: str) -> str:
     if _current == ENGLISH:
         return msgid
     if _current not in _external:
-        _external[_current] = dict(tomlcache.read(UI_DIR / f"{_current}.toml").get("external", {}))
+        _external[_current] = dict(tomlcache.read(UI_DIR / f"{_current}.toml", f"ui-{_current}").get("external", {}))
     return _external[_current].get(msgid, msgid)
 
 

@@ -203,23 +203,51 @@ def test_the_parsed_file_cache_is_only_an_optimisation(tmp_path, monkeypatch):
 
     home = tmp_path / "home"
     monkeypatch.setenv("KATA_HOME", str(home))
-    monkeypatch.setattr(tomlcache, "_entries", None)
-    monkeypatch.setattr(tomlcache, "_dirty", False)
+    monkeypatch.setattr(tomlcache, "_buckets", {})  # restored after the test: other tests' reads stay kept
+    monkeypatch.setattr(tomlcache, "_dirty", set())
     path = tmp_path / "a.toml"
     _write(path, 'x = "first"\n', 1_000_000_000)
     assert tomlcache.read(path) == {"x": "first"}
     tomlcache._save()
-    kept = home / "cache" / "content.marshal"
+    kept = home / "cache" / "content-a.marshal"  # one cache file per kind of file (its stem)
     assert kept.is_file()
-    monkeypatch.setattr(tomlcache, "_entries", None)  # a new process: reads the cache
+    tomlcache._reset()  # a new process: reads the cache
     assert tomlcache.read(path) == {"x": "first"}
     _write(path, 'x = "second"\n', 2_000_000_000)
     assert tomlcache.read(path) == {"x": "second"}
     kept.write_bytes(b"\x00garbage")
-    monkeypatch.setattr(tomlcache, "_entries", None)
+    tomlcache._reset()
     assert tomlcache.read(path) == {"x": "second"}
     assert tomlcache.read(tmp_path / "none.toml") == {}
     monkeypatch.setenv("KATA_HOME", "/dev/null/kata")  # cannot be written: nothing breaks
-    monkeypatch.setattr(tomlcache, "_entries", None)
+    tomlcache._reset()
     assert tomlcache.read(path) == {"x": "second"}
     tomlcache._save()
+
+
+def test_what_is_worked_out_from_files_is_kept_until_one_changes(tmp_path, monkeypatch):
+    """memo: computed once, read back in a new process, computed again when a file changes, appears or goes."""
+    from checker import tomlcache
+
+    monkeypatch.setenv("KATA_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(tomlcache, "_buckets", {})
+    monkeypatch.setattr(tomlcache, "_dirty", set())
+    a, b = tmp_path / "en.toml", tmp_path / "zh.toml"
+    _write(a, 'x = "one"\n', 1_000_000_000)
+    calls = []
+
+    def work_out() -> tuple:
+        calls.append(1)
+        return (tomlcache.read(a).get("x"), tomlcache.read(b).get("x"))
+
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("one", None)
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("one", None) and len(calls) == 1
+    tomlcache._save()
+    tomlcache._reset()  # a new process
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("one", None) and len(calls) == 1
+    _write(b, 'x = "二"\n', 1_000_000_000)  # appears
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("one", "二") and len(calls) == 2
+    _write(a, 'x = "three"\n', 2_000_000_000)  # changes
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("three", "二") and len(calls) == 3
+    b.unlink()  # goes
+    assert tomlcache.memo("zh", "both", (a, b), work_out) == ("three", None) and len(calls) == 4

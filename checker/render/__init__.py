@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.i18n import plural, tr
-from checker.render import cjk
+from checker import cjk
 from checker.results import CaseResult, CheckResult, Problem, Status
 
 cjk.install()  # a line of Chinese may break between characters
