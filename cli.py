@@ -119,8 +119,14 @@ def _check_positive(timeout: float, memory_gb: float) -> None:
         raise KataError(tr("--timeout and --memory-gb must be positive."))
 
 
-def make_app() -> typer.Typer:
-    """The commands, with their help in the language kata speaks now."""
+COMMANDS = ("list", "start", "bug", "check", "watch", "hint", "reveal", "followup", "cases", "stats", "next", "interview",
+            "reset", "demo", "config")
+
+
+def make_app(only: str | None = None) -> typer.Typer:
+    """The commands, with their help in the language kata speaks now: all of them, or `only` the one a
+    command line names (typer turns each registered function into a click command on every run, which
+    for all fifteen cost a command about as much as the rest of its own work)."""
     _localise_typer()
     app = typer.Typer(add_completion=True, rich_markup_mode=None, pretty_exceptions_enable=False,
                       context_settings={"help_option_names": ["-h", "--help"]},
@@ -135,6 +141,17 @@ def make_app() -> typer.Typer:
     DeviceOpt = Annotated[str, typer.Option(help=tr("auto, cpu, cuda or mps."))]
     MemoryOpt = Annotated[float, typer.Option("--memory-gb", help=tr("Memory your code may use (GiB)."))]
     DirOpt = Annotated[Path, typer.Option("--dir", "-d", help=tr("Where to write the stub."))]
+
+    def command(name: str | None = None, **options: Any) -> Any:
+        """app.command, for the commands this run builds."""
+        def register(function: Any) -> Any:
+            called = name or function.__name__
+            assert called in COMMANDS, f"add {called!r} to cli.COMMANDS"
+            if only is None or called == only:
+                app.command(name, **options)(function)
+            return function
+
+        return register
 
     @app.callback(invoke_without_command=True)
     def overview(ctx: typer.Context,
@@ -152,7 +169,7 @@ def make_app() -> typer.Typer:
         console.print(views.overview(store.events(), current, _rel(Path(current_file)) if current_file else None))
         _finish()
 
-    @app.command("list", help=tr("Every kata with your status, best time to pass and when you last practised it. "
+    @command("list", help=tr("Every kata with your status, best time to pass and when you last practised it. "
                                  "Example: kata list --topic rl"))
     def list_katas(topic: Annotated[Optional[str], typer.Option(help=tr("Only this topic."), show_default=False)] = None) -> None:
         from checker import views
@@ -163,7 +180,7 @@ def make_app() -> typer.Typer:
         console.print(views.kata_list(store.events(), console.width, commands.current(store), topic))
         _finish()
 
-    @app.command(help=tr("Write the kata's stub (the signature and the exact contract, no answer) and make it the current "
+    @command(help=tr("Write the kata's stub (the signature and the exact contract, no answer) and make it the current "
                          "kata; your own file there is resumed, never overwritten. Example: kata start gae --dir practice/"))
     def start(name: KataName = None, dir: DirOpt = Path("."),
               force: Annotated[bool, typer.Option("--force", help=tr("Start over: back up your file, then write the stub."))] = False) -> None:
@@ -188,7 +205,7 @@ def make_app() -> typer.Typer:
                 "`kata hint {id}`.", entry=kata.entry, id=kata.id))
         _finish()
 
-    @app.command(help=tr("Find the bug: write a whole solution of a kata with one realistic bug in it, as "
+    @command(help=tr("Find the bug: write a whole solution of a kata with one realistic bug in it, as "
                          "<kata>_bug.py, and make it current; `kata check` it until it passes. Example: kata bug gae"))
     def bug(name: KataName = None,
             dir: Annotated[Path, typer.Option("--dir", "-d", help=tr("Where to write the drill."))] = Path("."),
@@ -217,7 +234,7 @@ def make_app() -> typer.Typer:
         _say(drilling.wrote_line(wrote))
         _finish()
 
-    @app.command(help=tr("Check your file: named edge cases first, then random draws. "
+    @command(help=tr("Check your file: named edge cases first, then random draws. "
                          "Example: kata check gae --seed 81723 --case done_at_last_step"))
     def check(
         target: TargetArg = None,
@@ -260,7 +277,7 @@ def make_app() -> typer.Typer:
                      else tr("bench: {id} has no benchmark input.", id=resolved.kata.id), "dim", to=out)
         _finish(OK if outcome.result.passed else KATA_FAILED)
 
-    @app.command(help=tr("Re-check your file every time you save it. Keys: h next hint, r re-run with a new seed, q quit. "
+    @command(help=tr("Re-check your file every time you save it. Keys: h next hint, r re-run with a new seed, q quit. "
                          "Example: kata watch gae"))
     def watch(
         target: TargetArg = None,
@@ -285,7 +302,7 @@ def make_app() -> typer.Typer:
                          memory_gb=memory_gb, poll=poll)
         _finish(code)
 
-    @app.command(help=tr("The next hint, from a nudge to the key line, one per call. Example: kata hint gae"))
+    @command(help=tr("The next hint, from a nudge to the key line, one per call. Example: kata hint gae"))
     def hint(name: KataName = None) -> None:
         from checker import drilling
 
@@ -294,7 +311,7 @@ def make_app() -> typer.Typer:
         console.print(drilling.next_hint(kata, store.get(commands.CURRENT_FILE), store))  # a drill has its own ladder
         _finish()
 
-    @app.command(help=tr("Show the hidden reference solution (recorded; asks first if you never passed it). "
+    @command(help=tr("Show the hidden reference solution (recorded; asks first if you never passed it). "
                          "Example: kata reveal gae --diff"))
     def reveal(
         name: KataName = None,
@@ -340,7 +357,7 @@ def make_app() -> typer.Typer:
             console.print(views.reference(kata, source))
         _finish()
 
-    @app.command(help=tr("The questions an interviewer asks once your code passes (answers with --answers). "
+    @command(help=tr("The questions an interviewer asks once your code passes (answers with --answers). "
                          "Example: kata followup gae --answers"))
     def followup(name: KataName = None,
                  answers: Annotated[bool, typer.Option("--answers", help=tr("Show the model answers too."))] = False) -> None:
@@ -352,7 +369,7 @@ def make_app() -> typer.Typer:
         console.print(views.followups(kata, answers))
         _finish()
 
-    @app.command(help=tr("The case families of a kata, for --case. Example: kata cases gae"))
+    @command(help=tr("The case families of a kata, for --case. Example: kata cases gae"))
     def cases(name: KataName = None) -> None:
         from rich.table import Table
 
@@ -366,7 +383,7 @@ def make_app() -> typer.Typer:
         _say(tr("Run one with `kata check {id} --case NAME` (a family's draws are NAME.0, NAME.1, …).", id=kata.id), "dim")
         _finish()
 
-    @app.command(help=tr("Your progress per topic, your streak of days with a check, and the katas that fail most. "
+    @command(help=tr("Your progress per topic, your streak of days with a check, and the katas that fail most. "
                          "Example: kata stats"))
     def stats() -> None:
         from checker import drilling, views
@@ -376,7 +393,7 @@ def make_app() -> typer.Typer:
         console.print(drilling.stats_line(events))
         _finish()
 
-    @app.command("next", help=tr("What to practise next, by spaced repetition, and why. Example: kata next --topic rl"))
+    @command("next", help=tr("What to practise next, by spaced repetition, and why. Example: kata next --topic rl"))
     def next_kata(
         topic: Annotated[Optional[str], typer.Option(help=tr("Only katas of this topic."), show_default=False)] = None,
         count: Annotated[int, typer.Option("--count", "-n", help=tr("How many suggestions."))] = 3,
@@ -406,7 +423,7 @@ def make_app() -> typer.Typer:
             _say(tr("  then {id}: {why}", id=s.kata.id, why=s.why), "dim")
         _finish()
 
-    @app.command(help=tr("A timed mock interview: a kata you have not mastered, a fresh stub, a countdown; each save is "
+    @command(help=tr("A timed mock interview: a kata you have not mastered, a fresh stub, a countdown; each save is "
                          "checked, and the follow-up questions come after a pass. Example: kata interview --minutes 20 --topic rl"))
     def interview(
         minutes: Annotated[float, typer.Option(help=tr("Time allowed."))] = 30.0,
@@ -428,7 +445,7 @@ def make_app() -> typer.Typer:
         code = run_interview(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)
         _finish(code)
 
-    @app.command(help=tr("Restore a kata's stub to redo it; your file is kept as a numbered backup. Example: kata reset gae"))
+    @command(help=tr("Restore a kata's stub to redo it; your file is kept as a numbered backup. Example: kata reset gae"))
     def reset(
         name: Annotated[Optional[str], typer.Argument(help=tr("Kata id to restore."), autocompletion=complete_kata,
                                                       show_default=False)] = None,
@@ -450,7 +467,7 @@ def make_app() -> typer.Typer:
             _say(tr("No stub of kata's to reset."))
         _finish()
 
-    @app.command(help=tr("See what kata does: check a solution with one known mistake, then the reference. Writes no "
+    @command(help=tr("See what kata does: check a solution with one known mistake, then the reference. Writes no "
                          "history. Example: kata demo gae --mistake 2"))
     def demo(
         name: Annotated[Optional[str], typer.Argument(help=tr("Kata id (default: a random one)."), autocompletion=complete_kata,
@@ -469,7 +486,7 @@ def make_app() -> typer.Typer:
         out = Console(highlight=False, emoji=False, no_color=no_color or None)
         raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device))
 
-    @app.command(help=tr("Show or change a setting. Settings: lang (en or zh). Example: kata config lang zh"))
+    @command(help=tr("Show or change a setting. Settings: lang (en or zh). Example: kata config lang zh"))
     def config(
         key: Annotated[Optional[str], typer.Argument(help=tr("The setting: lang."), show_default=False)] = None,
         value: Annotated[Optional[str], typer.Argument(help=tr("Its new value."), show_default=False)] = None,
@@ -608,12 +625,15 @@ def _wrap_in_cells() -> None:
 _english_app: typer.Typer | None = None
 
 
-def _app() -> typer.Typer:
-    """The commands in the language kata speaks now: English built once, when first needed (a command in
-    Chinese never builds it), any other language afresh for each command."""
+def _app(argv: list[str] | None = None) -> typer.Typer:
+    """The commands in the language kata speaks now, for the command line `argv`: only the command it names
+    (every command's options and help are its own), else all of them — for `kata --help`, a mistyped command
+    (click suggests the nearest) and shell completion. All of them in English are built once, when first
+    needed (a command in Chinese never builds them); anything else is built afresh."""
     global _english_app
-    if i18n.current() != i18n.ENGLISH:
-        return make_app()
+    only = argv[0] if argv and argv[0] in COMMANDS and "_KATA_COMPLETE" not in os.environ else None
+    if only is not None or i18n.current() != i18n.ENGLISH:
+        return make_app(only)
     if _english_app is None:
         with i18n.speaking(i18n.ENGLISH):
             _english_app = make_app()
@@ -703,7 +723,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         flag, argv = _take_lang(argv)
         _choose_language(flag)
-        application = _app()
+        application = _app(argv)
         result = application(args=argv, prog_name="kata", standalone_mode=False)
         code = result if isinstance(result, int) else OK
     except KataError as exc:

@@ -38,6 +38,34 @@ def test_help_says_what_every_command_does():
         assert sub.exit_code == 0 and "Example: kata" in sub.output, sub.output
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_command_built_alone_is_the_command_built_with_the_rest(lang):
+    """main() builds only the command a command line names (cli.COMMANDS): its help, options and defaults must
+    be exactly those of the whole app's."""
+    import click
+    import typer
+
+    from checker import i18n
+
+    with i18n.speaking(lang):
+        whole = typer.main.get_command(cli.make_app())
+        assert isinstance(whole, click.Group) and sorted(whole.commands) == sorted(cli.COMMANDS)
+        for name in cli.COMMANDS:
+            alone = typer.main.get_command(cli.make_app(only=name))
+            assert isinstance(alone, click.Group) and list(alone.commands) == [name]
+            ctx, ctx_alone = click.Context(whole), click.Context(alone)
+            with ctx, ctx_alone:
+                expected = whole.commands[name].get_help(click.Context(whole.commands[name], info_name=name, parent=ctx))
+                got = alone.commands[name].get_help(click.Context(alone.commands[name], info_name=name, parent=ctx_alone))
+            assert got == expected, name
+            assert [p.name for p in alone.commands[name].params] == [p.name for p in whole.commands[name].params]
+
+
+def test_a_mistyped_command_is_still_matched_against_every_command():
+    result = kata("chek", "gae")
+    assert result.returncode == 2 and "check" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("command", ["start", "check", "watch", "interview"])
 def test_help_shows_defaults_as_plain_text(command):
     """Help is plain click text: typer's rich-markup escape once printed a stray backslash, '\\[default: .]'."""
