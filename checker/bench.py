@@ -22,13 +22,13 @@ from checker.worker import Limits, isolate, load_entry, send
 REPEATS = 7
 
 
-def _timed(kata: Any, spec: Any, entry: Any, inputs: spec_api.Inputs, device: torch.device) -> float:
+def _timed(kata: Any, spec: Any, entry: Any, inputs: spec_api.Inputs, device: torch.device, repeats: int = REPEATS) -> float:
     """Median wall time of one run of a case in milliseconds (after one warm-up), synchronised on GPUs.
     A case runs as a check runs it: through the spec's `call` hook (a whole decoding schedule for a
     kata that calls its module several times)."""
     call = getattr(spec, "call", spec_api.call)
     samples = []
-    for i in range(REPEATS + 1):
+    for i in range(repeats + 1):
         if device.type == "cuda":
             torch.cuda.synchronize()
         started = time.perf_counter()
@@ -40,7 +40,10 @@ def _timed(kata: Any, spec: Any, entry: Any, inputs: spec_api.Inputs, device: to
     return statistics.median(samples)
 
 
-def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float = 60.0) -> dict[str, Any] | None:
+def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float = 60.0,
+          repeats: int = REPEATS) -> dict[str, Any] | None:
+    """{"yours_ms", "reference_ms", "shape"[, "note"]}: the median of `repeats` timed runs of each on the
+    spec's BENCH input; {"failed": role, "shape"} when one could not run it; None without a BENCH."""
     plan = getattr(spec, "BENCH", None)
     if plan is None:
         return None
@@ -55,7 +58,7 @@ def bench(kata: Any, spec: Any, path: Path, device: torch.device, seconds: float
                 if role == "yours_ms":
                     isolate(children.capture.fileno(), children.limits, device, fd)
                 entry = load_entry(source, kata.entry, module)
-                message = {"m": "bench", "ms": _timed(kata, spec, entry, inputs, device)}
+                message = {"m": "bench", "ms": _timed(kata, spec, entry, inputs, device, repeats)}
                 note = getattr(spec, "bench_note", None)
                 if role == "yours_ms" and note is not None:
                     message["note"] = note(kata, entry, inputs, device)

@@ -14,6 +14,7 @@ from checker import catalog
 from checker import spec as spec_api
 from checker.mistakes import roundtrip  # noqa: F401 — what the parent sees of a child's outcome
 from checker.worker import load_entry
+from tests.conftest import built_cases
 
 CPU = torch.device("cpu")
 
@@ -42,7 +43,7 @@ def fresh(inputs: spec_api.Inputs) -> spec_api.Inputs:
 
 
 def cases(kata_id: str, seed: int = 1) -> list[spec_api.Case]:
-    return spec_api.build_cases(spec_of(kata_id), seed)
+    return built_cases(spec_of(kata_id), seed)
 
 
 def family(kata_id: str, name: str, seed: int = 1) -> list[spec_api.Case]:

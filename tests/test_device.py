@@ -157,7 +157,7 @@ def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
     spec = importlib.import_module(kata.spec_module)
     target = tmp_path / kata.filename
     target.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
-    timings = bench(kata, spec, target, torch.device("cpu"))
+    timings = bench(kata, spec, target, torch.device("cpu"), repeats=1)  # that it runs, not how fast: one timed run
     assert timings is not None and timings["yours_ms"] > 0 and timings["reference_ms"] > 0
 
 

@@ -25,7 +25,7 @@ from checker import spec as spec_api
 from checker.engine import _Run
 from checker.results import CaseResult, Problem, Status
 from checker.worker import Limits, load_entry, reset_global_state
-from tests.conftest import CORPUS, run_check
+from tests.conftest import CORPUS, built_cases, run_check
 
 CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
@@ -67,7 +67,7 @@ def check_in_process(kata, entry, seed: int, only_named: bool = False, random_dr
     random family. The run's cases are all the seed's cases, so positions (and dropout's random
     numbers) are those of a real check."""
     spec = spec_of(kata)
-    every = spec_api.build_cases(spec, seed)
+    every = built_cases(spec, seed)
     position = {c.name: i for i, c in enumerate(every)}
     cases = every
     if only_named or random_draws is not None:
@@ -293,7 +293,7 @@ COVERAGE_SEEDS = range(20)
 def _named_cases_fail(kata, fn, seed: int) -> str | None:
     """The first named (not random) case of `seed` that `fn` fails, or None."""
     spec = spec_of(kata)
-    every = spec_api.build_cases(spec, seed)
+    every = built_cases(spec, seed)
     position = {c.name: i for i, c in enumerate(every)}
     run = _Run(kata, spec, every, CPU, Path("learner.py"), Limits())
     call, hook = getattr(spec, "call", spec_api.call), getattr(spec, "expected", None)
