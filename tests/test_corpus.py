@@ -52,7 +52,9 @@ def test_right_answers_pass(path, seed):
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.name}")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_wrong_answers_fail(path, seed):
-    result = run_check(path, seed=seed)
+    # The verdict on both seeds; the mistake's name on the first only (naming cannot change a verdict, and
+    # tests/test_mistakes.py names every wrong file in the corpus as it declares, on three more seeds).
+    result = run_check(path, seed=seed, name=seed == SEEDS[0])
     assert result.status is not Status.PASS, f"{path.name} passed but is wrong: {path.read_text().splitlines()[1]}"
 
 
