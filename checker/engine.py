@@ -43,6 +43,21 @@ from checker.worker import (Limits, describe_error, encode_outcome, isolate, loa
 _REFERENCE_CACHE: dict[tuple, tuple] = {}
 
 
+# A run's cases depend only on the spec's families, the seed and --case: a watcher re-checks one seed, so it
+# draws them once (greedy-generate finds each case's model from a greedy run of it: 0.14 s a draw).
+# Nothing changes a case once drawn: the children get copies, and the reference and the comparison only read it.
+_CASES_CACHE: dict[tuple, list[spec_api.Case]] = {}
+
+
+def _cases(spec: Any, seed: int, only: str | None) -> list[spec_api.Case]:
+    key = (spec.__name__, spec.FAMILIES, seed, only)
+    if key not in _CASES_CACHE:
+        _CASES_CACHE[key] = spec_api.build_cases(spec, seed, only)
+        while len(_CASES_CACHE) > 8:
+            _CASES_CACHE.pop(next(iter(_CASES_CACHE)))
+    return _CASES_CACHE[key]
+
+
 def _remember(key: tuple, messages: tuple) -> None:
     """Keep the reference's answers for this run's cases, wherever they were computed: a watcher re-checks
     one seed, so a few are kept, not every one."""
@@ -104,7 +119,7 @@ def _check(request: Request) -> CheckResult:
         return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
     spec = importlib.import_module(kata.spec_module)
     device = resolve_device(request.device)
-    cases = spec_api.build_cases(spec, seed, request.case)
+    cases = _cases(spec, seed, request.case)
     run = _Run(kata, spec, cases, device, path, request.limits)
     try:
         result = run.execute()
