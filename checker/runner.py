@@ -37,13 +37,15 @@ class Stream:
     garbled: bool = False
     current: int | None = None  # the case that has started and not finished
     printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
-    _by_case: dict | None = None
-    _counted: int = -1
+    _by_case: dict = field(default_factory=dict)
+    _counted: int = 0
 
     def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
-        if self._by_case is None or self._counted != len(self.messages):  # judged many times per run
-            self._by_case = {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
-            self._counted = len(self.messages)
+        # Asked after every read while the cases stream in: only the messages since the last call are looked at.
+        for h, b in self.messages[self._counted:]:
+            if h.get("m") == "case":
+                self._by_case[h["i"]] = (h, b)
+        self._counted = len(self.messages)
         return self._by_case
 
     def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
