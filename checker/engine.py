@@ -91,6 +91,7 @@ class Request:
     case: str | None = None
     limits: Limits = field(default_factory=Limits)
     bench: bool = False
+    inspected: bool = False  # the caller judged the file's text already (checking.prejudge): not parsed again
 
 
 def check(request: Request) -> CheckResult:
@@ -111,9 +112,11 @@ def _check(request: Request) -> CheckResult:
     kata, path = request.kata, request.path
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
     base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
-    text, finding = static.read_source(path, kata.id)
-    if finding is None:
-        finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
+    finding = None
+    if not request.inspected:
+        text, finding = static.read_source(path, kata.id)
+        if finding is None:
+            finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
     if finding is not None:
         status = Status.FAIL if finding.status == "fail" else Status.ERROR
         return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
