@@ -145,6 +145,7 @@ class _Run:
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
         self._pair: tuple[Stream, Stream] | None = None  # (learner, reference) while collecting
+        self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
         self._judged: dict[int, CaseResult] = {}
 
     # ---------------------------------------------------------------- children
@@ -218,6 +219,8 @@ class _Run:
                     header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
                     messages.append((header, [bytes(b) for b in buffers]))
                     del outcomes
+                    if self._draining is not None:
+                        self.children.drain(self._draining)  # or the learner's child waits on a full pipe
             messages.append(({"m": "done"}, []))
         except Exception:  # noqa: BLE001 — the reference's child then runs it, and reports what failed
             return None
@@ -245,7 +248,9 @@ class _Run:
         learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
         cached = _REFERENCE_CACHE.get(key)
         if cached is None:
+            self._draining = learner
             cached = self._reference_here()
+            self._draining = None
             if cached:
                 _remember(key, cached)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)

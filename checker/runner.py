@@ -133,6 +133,18 @@ class Children:
                 os.close(pidfd)
             selector.close()
 
+    def drain(self, stream: Stream) -> None:
+        """Take what a child's channel holds now, without waiting, while this process is busy with something
+        else: a child whose pipe is full (64 KiB: a few cases' gradients) stops until someone reads it."""
+        while stream.fd >= 0:
+            try:
+                chunk = os.read(stream.fd, 1 << 20)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return  # the child's end: collect() sees it too, and closes the channel
+            self._feed(stream, chunk, None)
+
     @staticmethod
     def _finished(stream: Stream) -> bool:
         return stream.fd < 0 and stream.status is not None
