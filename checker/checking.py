@@ -48,7 +48,8 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
         from checker.worker import Limits, MiB
 
         limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
-        result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench))
+        result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench,
+                                   inspected=True))
     drill = drills.at(store, path)
     if drill is not None and drill.kata.id != kata.id:
         drill = None  # checked as another kata (--kata): an ordinary check

@@ -43,6 +43,21 @@ from checker.worker import (Limits, describe_error, encode_outcome, isolate, loa
 _REFERENCE_CACHE: dict[tuple, tuple] = {}
 
 
+# A run's cases depend only on the spec's families, the seed and --case: a watcher re-checks one seed, so it
+# draws them once (greedy-generate finds each case's model from a greedy run of it: 0.14 s a draw).
+# Nothing changes a case once drawn: the children get copies, and the reference and the comparison only read it.
+_CASES_CACHE: dict[tuple, list[spec_api.Case]] = {}
+
+
+def _cases(spec: Any, seed: int, only: str | None) -> list[spec_api.Case]:
+    key = (spec.__name__, spec.FAMILIES, seed, only)
+    if key not in _CASES_CACHE:
+        _CASES_CACHE[key] = spec_api.build_cases(spec, seed, only)
+        while len(_CASES_CACHE) > 8:
+            _CASES_CACHE.pop(next(iter(_CASES_CACHE)))
+    return _CASES_CACHE[key]
+
+
 def _remember(key: tuple, messages: tuple) -> None:
     """Keep the reference's answers for this run's cases, wherever they were computed: a watcher re-checks
     one seed, so a few are kept, not every one."""
@@ -76,6 +91,7 @@ class Request:
     case: str | None = None
     limits: Limits = field(default_factory=Limits)
     bench: bool = False
+    inspected: bool = False  # the caller judged the file's text already (checking.prejudge): not parsed again
 
 
 def check(request: Request) -> CheckResult:
@@ -96,15 +112,17 @@ def _check(request: Request) -> CheckResult:
     kata, path = request.kata, request.path
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
     base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
-    text, finding = static.read_source(path, kata.id)
-    if finding is None:
-        finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
+    finding = None
+    if not request.inspected:
+        text, finding = static.read_source(path, kata.id)
+        if finding is None:
+            finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
     if finding is not None:
         status = Status.FAIL if finding.status == "fail" else Status.ERROR
         return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
     spec = importlib.import_module(kata.spec_module)
     device = resolve_device(request.device)
-    cases = spec_api.build_cases(spec, seed, request.case)
+    cases = _cases(spec, seed, request.case)
     run = _Run(kata, spec, cases, device, path, request.limits)
     try:
         result = run.execute()
@@ -127,6 +145,7 @@ class _Run:
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
         self._pair: tuple[Stream, Stream] | None = None  # (learner, reference) while collecting
+        self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
         self._judged: dict[int, CaseResult] = {}
 
     # ---------------------------------------------------------------- children
@@ -200,6 +219,8 @@ class _Run:
                     header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
                     messages.append((header, [bytes(b) for b in buffers]))
                     del outcomes
+                    if self._draining is not None:
+                        self.children.drain(self._draining)  # or the learner's child waits on a full pipe
             messages.append(({"m": "done"}, []))
         except Exception:  # noqa: BLE001 — the reference's child then runs it, and reports what failed
             return None
@@ -227,7 +248,9 @@ class _Run:
         learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
         cached = _REFERENCE_CACHE.get(key)
         if cached is None:
+            self._draining = learner
             cached = self._reference_here()
+            self._draining = None
             if cached:
                 _remember(key, cached)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)

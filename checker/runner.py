@@ -37,13 +37,15 @@ class Stream:
     garbled: bool = False
     current: int | None = None  # the case that has started and not finished
     printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
-    _by_case: dict | None = None
-    _counted: int = -1
+    _by_case: dict = field(default_factory=dict)
+    _counted: int = 0
 
     def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
-        if self._by_case is None or self._counted != len(self.messages):  # judged many times per run
-            self._by_case = {h["i"]: (h, b) for h, b in self.messages if h.get("m") == "case"}
-            self._counted = len(self.messages)
+        # Asked after every read while the cases stream in: only the messages since the last call are looked at.
+        for h, b in self.messages[self._counted:]:
+            if h.get("m") == "case":
+                self._by_case[h["i"]] = (h, b)
+        self._counted = len(self.messages)
         return self._by_case
 
     def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
@@ -130,6 +132,18 @@ class Children:
             for pidfd in exits.values():
                 os.close(pidfd)
             selector.close()
+
+    def drain(self, stream: Stream) -> None:
+        """Take what a child's channel holds now, without waiting, while this process is busy with something
+        else: a child whose pipe is full (64 KiB: a few cases' gradients) stops until someone reads it."""
+        while stream.fd >= 0:
+            try:
+                chunk = os.read(stream.fd, 1 << 20)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return  # the child's end: collect() sees it too, and closes the channel
+            self._feed(stream, chunk, None)
 
     @staticmethod
     def _finished(stream: Stream) -> bool:

@@ -71,3 +71,23 @@ def test_the_parents_answers_are_the_reference_childs(tmp_path: Path, monkeypatc
     mine = {h["i"]: (h["outcomes"], b) for h, b in here if h.get("m") == "case"}
     assert mine.keys() == theirs.keys() == set(range(len(run.cases)))
     assert all(mine[i] == theirs[i] for i in mine)
+
+
+def test_a_second_check_with_the_same_seed_draws_its_cases_once_and_they_stay_as_drawn(tmp_path: Path,
+                                                                                         monkeypatch: pytest.MonkeyPatch):
+    """kata watch re-checks one seed: its cases are drawn once (greedy-generate's took 0.14 s before each re-check),
+    and a file that writes into its inputs changes nothing of them (it runs in a child): the next check is judged
+    on the cases as drawn."""
+    monkeypatch.setattr(engine, "_CASES_CACHE", {})
+    drawn = []
+    real = spec_api.build_cases
+    monkeypatch.setattr(spec_api, "build_cases", lambda spec, seed, only=None: drawn.append(seed) or real(spec, seed, only))
+    right = _right(tmp_path, "gae")
+    writes = tmp_path / "writes.py"
+    writes.write_text(right.read_text().replace("    T = rewards.shape[0]\n", "    T = rewards.shape[0]\n    rewards.mul_(2)\n"
+                                                "    rewards.div_(2)\n    values.add_(1)\n"))
+    first = run_check(writes, "gae", seed=5)
+    assert not first.passed and any(p.kind == "inplace" for c in first.cases for p in c.problems)
+    assert run_check(right, "gae", seed=5).passed
+    assert drawn == [5]
+    assert run_check(right, "gae", seed=6).passed and drawn == [5, 6]

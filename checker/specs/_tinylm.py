@@ -85,19 +85,19 @@ class Cache:
         return f"Cache(length {self.key.shape[1]}, from call {self.made_by})"
 
 
-_TABLES: dict[tuple[torch.dtype, str], torch.Tensor] = {}
+_TABLES: dict[torch.dtype, torch.Tensor] = {}  # the CPU's
 _TABLE_LENGTH = 256  # more than any case's prompt and new tokens together
 
 
 def positions(start: int, length: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """Interleaved sinusoidal positions [length, WIDTH] for positions start … start + length − 1: rows of one
-    table per dtype and device, computed once (a check makes about a thousand model calls)."""
-    if start + length > _TABLE_LENGTH or torch.device(device).type != "cpu":  # a (simulated) GPU's are made fresh
+    table per dtype, computed once (a check makes about a thousand model calls)."""
+    if start + length > _TABLE_LENGTH or device.type != "cpu":  # a (simulated) GPU's are made fresh
         return _positions(start, length, dtype, device)
-    key = (dtype, str(device))
-    if key not in _TABLES:
-        _TABLES[key] = _positions(0, _TABLE_LENGTH, dtype, device)
-    return _TABLES[key][start:start + length]
+    table = _TABLES.get(dtype)
+    if table is None:
+        table = _TABLES[dtype] = _positions(0, _TABLE_LENGTH, dtype, device)
+    return table[start:start + length]
 
 
 def _positions(start: int, length: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
@@ -113,7 +113,12 @@ class TinyLM:
 
     def __init__(self, spec: TinyLMSpec, device: torch.device):
         self.spec, self.device, self.dtype = spec, device, spec.dtype
-        self.w = {k: v.to(device=device, dtype=spec.dtype) for k, v in spec.weights().items()}
+        w = {k: v.to(device=device, dtype=spec.dtype) for k, v in spec.weights().items()}
+        self.embed = w["embed"]
+        # The projections as [in, out], transposed once (a check makes about a thousand calls); the query's
+        # carries attention's 1/√WIDTH, a power of two, so the scores are bitwise those of scaling them after.
+        self.wq = (w["wq"] / math.sqrt(WIDTH)).T.contiguous()
+        self.wk, self.wv, self.wo, self.head = (w[k].T.contiguous() for k in ("wk", "wv", "wo", "head"))
         self.calls: list[tuple[int, int, int]] = []
         self._id = id(self)
 
@@ -138,15 +143,14 @@ class TinyLM:
         return CausalLMOutput(logits, Cache(key, value, len(self.calls) - 1, self._id))
 
     def _arguments(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
-        kwargs = dict(kwargs)
-        kwargs.pop("use_cache", None)  # accepted and ignored, as transformers' models take it
-        kwargs.pop("return_dict", None)
         if len(args) > 2:
             raise ValueError(tr("the model was called with {n} positional arguments; it takes (input_ids, "
                                 "past_key_values)", n=len(args)))
         names = ("input_ids", "past_key_values")
         given = dict(zip(names, args))
-        for name in list(kwargs):
+        for name, value in kwargs.items():
+            if name in ("use_cache", "return_dict"):  # accepted and ignored, as transformers' models take them
+                continue
             if name in ("past", "cache"):  # older spellings people use for the cache
                 raise ValueError(tr("the model was called with an argument named {name}; the cache is passed as "
                                     "past_key_values= (or second, by position)", name=repr(name)))
@@ -155,7 +159,7 @@ class TinyLM:
                                     "past_key_values (use_cache is accepted and ignored)", name=repr(name)))
             if name in given:
                 raise ValueError(tr("the model was called with {name} twice, by position and by keyword", name=name))
-            given[name] = kwargs[name]
+            given[name] = value
         if "input_ids" not in given:
             raise ValueError(tr("the model was called without input_ids"))
         return given["input_ids"], given.get("past_key_values")
@@ -170,30 +174,30 @@ class TinyLM:
         if ids.dtype != torch.int64:
             raise ValueError(tr("the model was called with input_ids of dtype {dtype}; token ids are int64",
                                 dtype=str(ids.dtype).removeprefix("torch.")))
-        if ids.device != self.w["embed"].device:
+        if ids.device != self.embed.device:
             raise ValueError(tr("the model was called with input_ids on {device}, the model is on {model}: make "
-                                "new tokens on the prompt's device", device=ids.device, model=self.w["embed"].device))
-        low, high = int(ids.min()), int(ids.max())
+                                "new tokens on the prompt's device", device=ids.device, model=self.embed.device))
+        low, high = torch.aminmax(ids)
+        low, high = int(low), int(high)
         if low < 0 or high >= VOCAB:
             raise ValueError(tr("the model was called with token id {id}, outside the vocabulary 0 … {last}",
                                 id=low if low < 0 else high, last=VOCAB - 1))
         return ids.shape[0], ids.shape[1]
 
     def _forward(self, ids: torch.Tensor, past: Cache | None, start: int):
-        w = self.w
         B, l = ids.shape
-        x = w["embed"][ids] + positions(start, l, self.dtype, ids.device)  # (B, l, C)
-        q, k, v = x @ w["wq"].T, x @ w["wk"].T, x @ w["wv"].T  # (B, l, C)
+        x = self.embed[ids] + positions(start, l, self.dtype, ids.device)  # (B, l, C)
+        q, k, v = x @ self.wq, x @ self.wk, x @ self.wv  # (B, l, C); q already scaled by 1/√C
         if past is not None:
             k = torch.cat((past.key, k), dim=1)  # (B, P + l, C)
             v = torch.cat((past.value, v), dim=1)
-        scores = q @ k.transpose(1, 2) / math.sqrt(WIDTH)  # (B, l, P + l)
+        scores = q @ k.transpose(1, 2)  # (B, l, P + l)
         if l > 1:  # one new token sees every key: nothing to mask
             query_pos = torch.arange(start, start + l, device=ids.device)[:, None]
             key_pos = torch.arange(start + l, device=ids.device)[None, :]
             scores = scores.masked_fill(key_pos > query_pos, float("-inf"))
-        h = x + (torch.softmax(scores, dim=-1) @ v) @ w["wo"].T  # (B, l, C)
-        logits = h @ w["head"].T  # (B, l, V)
+        h = x + (torch.softmax(scores, dim=-1) @ v) @ self.wo  # (B, l, C)
+        logits = h @ self.head  # (B, l, V)
         if self.spec.tie is not None:
             a, b = self.spec.tie
             logits[..., b] = logits[..., a]
@@ -210,19 +214,21 @@ def _what(value: Any) -> str:
 
 def free_run(spec: TinyLMSpec, input_ids: torch.Tensor, steps: int) -> tuple[torch.Tensor, float]:
     """Greedy tokens [B, steps] of the model in float64 (no eos), and the smallest gap between the chosen
-    logit and the next distinct one along the way: the spec keeps cases whose choices no rounding can flip."""
+    logit and the next distinct one along the way: the spec keeps cases whose choices no rounding can flip.
+    The model's own forward, without the checks and the record of a learner's call (this is kata's loop)."""
     model = TinyLM(TinyLMSpec(spec.seed, torch.float64, spec.tie), torch.device("cpu"))
-    out = model(input_ids)
-    chosen, gap = [], math.inf
-    for step in range(steps):
-        last = out.logits[:, -1, :]  # (B, V)
-        if spec.tie is not None:
-            last = last.clone()
-            last[:, spec.tie[1]] = -math.inf  # the tied copy is not a rival
-        top2 = last.topk(2, dim=-1).values
-        gap = min(gap, float((top2[:, 0] - top2[:, 1]).min()))
-        token = last.argmax(dim=-1, keepdim=True)  # (B, 1)
-        chosen.append(token)
-        if step + 1 < steps:
-            out = model(token, out.past_key_values)
-    return torch.cat(chosen, dim=1), gap
+    with torch.no_grad():
+        logits, key, value = model._forward(input_ids, None, 0)
+        chosen, gaps = [], []
+        for step in range(steps):
+            last = logits[:, -1, :]  # (B, V)
+            if spec.tie is not None:
+                last = last.clone()
+                last[:, spec.tie[1]] = -math.inf  # the tied copy is not a rival
+            top2 = last.topk(2, dim=-1).values
+            gaps.append(top2[:, 0] - top2[:, 1])
+            token = last.argmax(dim=-1, keepdim=True)  # (B, 1)
+            chosen.append(token)
+            if step + 1 < steps:
+                logits, key, value = model._forward(token, Cache(key, value, -1, -1), key.shape[1])
+    return torch.cat(chosen, dim=1), float(torch.cat(gaps).min())

@@ -34,18 +34,19 @@ _OMIT = object()
 # ---------------------------------------------------------------- drawing cases
 
 
-def _first_at(run: torch.Tensor, token: int) -> list[int | None]:
-    """Per row, the step at which `token` is first generated (None: never)."""
-    hits = run == token  # (B, n)
-    return [int(row.nonzero()[0]) if bool(row.any()) else None for row in hits]
+def _first_steps(run: torch.Tensor) -> list[list[int | None]]:
+    """For each token, per row, the step at which it is first generated (None: never), in one pass."""
+    B, n = run.shape
+    hits = run[None] == torch.arange(VOCAB)[:, None, None]  # (V, B, n)
+    first = torch.where(hits, torch.arange(n), n).amin(dim=-1)  # (V, B): n where never
+    return [[None if a == n else a for a in row] for row in first.tolist()]
 
 
 def _eos_for(run: torch.Tensor, want: str, g: torch.Generator) -> int | None:
     """A token of the free run that fits `want`, or None when this run has none."""
     B, n = run.shape
     fits = []
-    for t in range(VOCAB):
-        at = _first_at(run, t)
+    for t, at in enumerate(_first_steps(run)):
         hit = [a for a in at if a is not None]
         if want == "mid" and 0 < len(hit) < B and all(a >= 1 for a in hit) and any(1 <= a < n - 1 for a in hit):
             fits.append(t)
