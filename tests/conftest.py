@@ -13,6 +13,17 @@ if str(ROOT) not in sys.path:
 CORPUS = ROOT / "tests" / "corpus"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _one_torch_thread():
+    """torch on one thread in every test process, as the checker's parent and children run it. pytest-xdist runs
+    a process per core; each op of torch's default thread team then waits for cores the other workers hold
+    (test_demo's llama-block and greedy-generate tests took 8-10 s each on two threads)."""
+    import torch
+
+    torch.set_num_threads(1)
+    yield
+
+
 @pytest.fixture(autouse=True)
 def kata_home(tmp_path, monkeypatch):
     home = tmp_path / "kata-home"
