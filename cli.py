@@ -13,6 +13,11 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
+from checker import prefork  # standard library only
+
+if prefork.wanted(sys.argv):
+    prefork.start()  # `kata check …`: torch's import starts now, in a worker, while typer's does here
+
 
 def _defer(module: str, *names: str) -> None:
     """Hold `module`'s place with a stand-in until something uses it. typer imports rich.markdown (and
@@ -726,6 +731,8 @@ def main(argv: list[str] | None = None) -> None:
         application = _app(argv)
         result = application(args=argv, prog_name="kata", standalone_mode=False)
         code = result if isinstance(result, int) else OK
+        if code == INTERRUPTED:  # Ctrl-C inside a command: typer makes it this exit code, silently
+            err.print("\n" + tr("kata: interrupted."), markup=False)
     except KataError as exc:
         if json_mode:
             sys.stdout.write(json.dumps({"error": exc.message, "exit_code": exc.exit_code}, ensure_ascii=False) + "\n")

@@ -31,7 +31,7 @@ TARGET_SECONDS = 0.3
 
 
 def cold(path: Path, kata_id: str, seed: int, env: dict[str, str]) -> float:
-    command = [sys.executable, "-c", "import cli; cli.main()", "check", str(path), "--kata", kata_id,
+    command = [sys.executable, str(ROOT / "cli.py"), "check", str(path), "--kata", kata_id,
                "--seed", str(seed), "--device", "cpu", "--json"]
     started = time.perf_counter()
     done = subprocess.run(command, cwd=path.parent, env=env, capture_output=True, text=True, timeout=300)

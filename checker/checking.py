@@ -44,12 +44,10 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
     and point its reproduce lines at this command line."""
     result = prejudge(kata, path, device=device, seed=seed)  # a file that cannot run costs no torch import
     if result is None:
-        from checker.engine import Request, check as run_check
-        from checker.worker import Limits, MiB
+        from checker import prefork
 
-        limits = Limits(seconds=timeout, memory_bytes=int(memory_gb * 1024 * MiB))
-        result = run_check(Request(kata, path, device=device, seed=seed, case=case, limits=limits, bench=bench,
-                                   inspected=True))
+        result = prefork.check(dict(kata=kata, path=path, device=device, seed=seed, case=case, timeout=timeout,
+                                    memory_gb=memory_gb, bench=bench))
     drill = drills.at(store, path)
     if drill is not None and drill.kata.id != kata.id:
         drill = None  # checked as another kata (--kata): an ordinary check

@@ -84,8 +84,13 @@ class Children:
         sys.stdout.flush()  # or the child would print the parent's buffered output again
         sys.stderr.flush()
         seal.solution_modules()  # what a learner's child will seal, found here where it copies no pages
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover — runs in the child
+            # Killed with its parent, whatever ends the parent (SIGKILL, OOM): a learner's endless loop must not
+            # outlive the check, orphaned.
+            if _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) and os.getppid() != parent:
+                os._exit(1)
             os.close(read_fd)
             quiet()
             torch.set_num_threads(1)  # forked after torch: one thread avoids OpenMP's fork hang
@@ -286,7 +291,7 @@ def _reap_soon(pids: list[int], seconds: float = 2.0) -> None:
 
 # ---------------------------------------------------------------- descendants (Linux /proc; elsewhere a no-op)
 
-_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 1, 36, 37
 _subreaper_users = 0
 _subreaper_before = 0  # whether this process was a subreaper already (then it stays one)
 _libc: object = None

@@ -126,7 +126,7 @@ def test_ctrl_c_during_a_check_exits_130_and_ends_the_learner(tmp_path):
     learner = int(marker.read_text())
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
+    assert proc.returncode == 130 and b"kata: interrupted." in err, err
     time.sleep(0.2)
     assert not _alive(learner)
     assert (tmp_path / "gae.py").exists()
