@@ -290,30 +290,70 @@ def test_a_real_check_of_two_mistakes_names_nothing(tmp_path):
 COVERAGE_SEEDS = range(20)
 
 
+_NAMED: dict[tuple, list] = {}  # (kata, seed) -> [(named case, its position in the run)]
+
+
+def _named_cases(spec, seed: int) -> list[tuple[spec_api.Case, int]]:
+    """`seed`'s named cases, without its random draws, each with its position among all the run's cases. Each case is
+    drawn from a generator of its own (spec.case_seed(seed, name)), so these are the very cases a check of `seed`
+    runs. Drawn once per process and never copied: the reference gets a copy of a case's inputs, attempt() a copy
+    of its arguments, so nothing writes into them."""
+    key = (spec.__name__, seed)
+    if key not in _NAMED:
+        position = {name: i for i, name in enumerate(spec_api.case_names(spec))}
+        named = [case for family in spec.FAMILIES if not family.name.startswith("random")
+                 for case in spec_api.build_cases(spec, seed, family.name)]
+        _NAMED[key] = [(case, position[case.name]) for case in named]
+    return _NAMED[key]
+
+
 def _named_cases_fail(kata, fn, seed: int) -> str | None:
     """The first named (not random) case of `seed` that `fn` fails, or None."""
     spec = spec_of(kata)
-    every = built_cases(spec, seed)
-    position = {c.name: i for i, c in enumerate(every)}
-    run = _Run(kata, spec, every, CPU, Path("learner.py"), Limits())
+    named = _named_cases(spec, seed)
+    run = _Run(kata, spec, [case for case, _ in named], CPU, Path("learner.py"), Limits())
     call, hook = getattr(spec, "call", spec_api.call), getattr(spec, "expected", None)
     try:
-        for case in every:
-            if case.family.name.startswith("random"):
-                continue
+        for case, position in named:
             key = (kata.id, seed, case.name)
             if key not in _EXPECTED:
-                reset_global_state(case.seed ^ position[case.name])
+                reset_global_state(case.seed ^ position)
                 alternatives = (hook(kata, reference_of(kata), copy.deepcopy(case.inputs), CPU) if hook else
                                 [call(kata, reference_of(kata), copy.deepcopy(case.inputs), CPU)])
                 _EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
             run.expected[case.name] = _EXPECTED[key]
-            outcome, modified = mistakes.attempt(run, fn, case, position[case.name])
+            outcome, modified = mistakes.attempt(run, fn, case, position)
             if outcome is None or modified or mistakes._wrong(run, case, outcome):
                 return case.name
     finally:
         run.cleanup()
     return None
+
+
+def test_named_cases_are_the_runs_own():
+    """_named_cases draws only the named families: the same cases, at the same positions, as the whole run's."""
+    for kata_id in ("gae", "mha", "kmeans", "top-p"):
+        spec = spec_of(catalog.get(kata_id))
+        every = spec_api.build_cases(spec, 5)
+        named = _named_cases(spec, 5)
+        assert [(c.name, p) for c, p in named] == [(c.name, i) for i, c in enumerate(every)
+                                                   if not c.family.name.startswith("random")]
+        for case, position in named:
+            assert _same(case.inputs.args, every[position].inputs.args), (kata_id, case.name)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if hasattr(a, "shape") and hasattr(a, "dtype"):  # a numpy array
+        import numpy as np
+
+        return np.array_equal(a, b, equal_nan=True)
+    return a == b or a != a and b != b
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
