@@ -60,6 +60,23 @@ def built_cases(spec, seed: int, only: str | None = None) -> list:
     return [replace(case, inputs=copy.deepcopy(case.inputs)) for case in kept]
 
 
+_SHARED: dict[tuple, list] = {}  # (spec, seed) -> the cases, for callers that only read them
+
+
+def shared_cases(spec, seed: int) -> list:
+    """spec.build_cases(spec, seed), drawn once per test process and shared, not copied: for callers that only read
+    the cases and copy what they hand to the code they run, as the engine does (tests/test_mistakes.py's
+    check_in_process and the demo test copy each case's arguments before a variant runs on them). Copying every
+    case for every caller cost more than the checks it served: the namer's tests read a seed's cases ~2,000 times.
+    The last few seeds drawn are kept (the suite asks for one kata's seeds together)."""
+    key = (spec.__name__, seed)
+    if key not in _SHARED:
+        _SHARED[key] = _draw()(spec, seed, None)
+        while len(_SHARED) > 12:
+            _SHARED.pop(next(iter(_SHARED)))
+    return _SHARED[key]
+
+
 def _draw():
     """checker.spec.build_cases itself, also while run_check has put built_cases in its place."""
     from checker import spec as spec_api

@@ -25,7 +25,7 @@ from checker import spec as spec_api
 from checker.engine import _Run
 from checker.results import CaseResult, Problem, Status
 from checker.worker import Limits, load_entry, reset_global_state
-from tests.conftest import CORPUS, built_cases, run_check
+from tests.conftest import CORPUS, run_check, shared_cases
 
 CPU = torch.device("cpu")
 KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask", "mha", "cross-attention", "softmax",
@@ -67,7 +67,7 @@ def check_in_process(kata, entry, seed: int, only_named: bool = False, random_dr
     random family. The run's cases are all the seed's cases, so positions (and dropout's random
     numbers) are those of a real check."""
     spec = spec_of(kata)
-    every = built_cases(spec, seed)
+    every = shared_cases(spec, seed)  # read only: the reference gets a copy of each case's inputs, the entry of its args
     position = {c.name: i for i, c in enumerate(every)}
     cases = every
     if only_named or random_draws is not None:
