@@ -170,7 +170,8 @@ def compare_values(item: str, expected: TensorValue, got: Any, rtol: float, atol
 
 
 def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> list[Problem]:
-    if _plainly_close(exp, got, rtol, atol):
+    arrays = _float64_pair(exp, got)
+    if arrays is not None and _plainly_close(*arrays, rtol, atol):
         return []
     subject = item or tr("the output")
     small = exp.numel() <= SMALL
@@ -181,20 +182,23 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
             return []
         return [Problem("values", item, tr("{item} differs in {n} of {total} places", item=subject, n=int(bad.sum()),
                                            total=exp.numel()),
-                        _mismatch(exp, got, bad, 0.0, 0.0), **pictures)]
-    e, g = exp.double(), got.double()
-    nonfinite = ~torch.isfinite(g) & torch.isfinite(e)
+                        _mismatch(_float64(exp), _float64(got), bad.cpu().numpy(), 0.0, 0.0), **pictures)]
+    # A wrong answer is judged in NumPy, in float64: it fails most of ~100 cases, and torch's small ops cost ten
+    # times NumPy's (the namer judges every known mistake on each failing case too).
+    e, g = arrays if arrays is not None else (_float64(exp), _float64(got))
+    nonfinite = ~np.isfinite(g) & np.isfinite(e)
     if nonfinite.any():
-        kind = "NaN" if torch.isnan(g[nonfinite]).any() else "inf"
-        index = _index(nonfinite.nonzero()[0])
+        kind = "NaN" if np.isnan(g[nonfinite]).any() else "inf"
+        index = tuple(int(i) for i in np.argwhere(nonfinite)[0])
         if index == ():
             message = tr("{item} is {kind} where the expected value is finite", item=subject, kind=kind)
         else:
-            message = plural(int(nonfinite.sum()), "{item} has {n} {kind} value where the expected value is finite, at {index}",
+            message = plural(int(np.count_nonzero(nonfinite)), "{item} has {n} {kind} value where the expected value is finite, at {index}",
                              "{item} has {n} {kind} values where the expected values are finite, first at {index}",
                              item=subject, kind=kind, index=index)
         return [Problem("nonfinite", item, message, _mismatch(e, g, nonfinite, rtol, atol), **pictures)]
-    close = torch.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
+    with np.errstate(all="ignore"):
+        close = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
     if close.all():
         return []
     if exp.dtype == torch.float64 and float32_level(e, g, ~close):
@@ -203,50 +207,52 @@ def _compare_data(item: str, exp: torch.Tensor, got: torch.Tensor, rtol: float, 
             "{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
             "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
             "as torch.tensor(gamma) made in the default float32)", item=subject,
-            share=f"{m.max_abs / float(e[torch.isfinite(e)].abs().max()):.1e}"), m, **pictures)]
+            share=f"{m.max_abs / float(np.abs(e[np.isfinite(e)]).max()):.1e}"), m, **pictures)]
     return [Problem("values", item, tr("{item} differs: {n} of {total} values are out of tolerance", item=subject,
-                                       n=int((~close).sum()), total=exp.numel()),
+                                       n=int(np.count_nonzero(~close)), total=exp.numel()),
                     _mismatch(e, g, ~close, rtol, atol), **pictures)]
 
 
 _NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
 
 
-def _plainly_close(exp: torch.Tensor, got: torch.Tensor, rtol: float, atol: float) -> bool:
-    """The common case, a right answer, decided in NumPy: every value finite on both sides and within
-    torch.isclose's bound (|got - exp| <= atol + rtol·|exp|, in float64). Anything else (a NaN, an inf,
-    one value out) goes to the full comparison, which says what is wrong. The parent judges ~100 cases
-    of up to a dozen items each: NumPy's small ops cost a microsecond, torch's ten."""
-    if exp.dtype not in _NUMPY_FLOATS or exp.device.type != "cpu" or got.device.type != "cpu":
-        return False
-    e, g = np.asarray(exp.detach().numpy(), dtype=np.float64), np.asarray(got.detach().numpy(), dtype=np.float64)
-    with np.errstate(all="ignore"):  # a NaN or inf in `got` fails the bound (inf > a finite bound, NaN compares false)
+def _float64_pair(exp: torch.Tensor, got: torch.Tensor) -> tuple[np.ndarray, np.ndarray] | None:
+    """Both tensors as float64 NumPy arrays, when they are CPU floats NumPy knows (else None)."""
+    if exp.dtype not in _NUMPY_FLOATS or got.dtype not in _NUMPY_FLOATS or exp.device.type != "cpu" or got.device.type != "cpu":
+        return None
+    return np.asarray(exp.detach().numpy(), dtype=np.float64), np.asarray(got.detach().numpy(), dtype=np.float64)
+
+
+def _plainly_close(e: np.ndarray, g: np.ndarray, rtol: float, atol: float) -> bool:
+    """The common case, a right answer: every expected value finite and every value within torch.isclose's bound
+    (|got - exp| <= atol + rtol·|exp|, in float64; a NaN or inf in `got` is outside it). Anything else (a NaN, an
+    inf, one value out) goes to the full comparison, which says what is wrong. The parent judges ~100 cases of up
+    to a dozen items each: NumPy's small ops cost a microsecond, torch's ten."""
+    with np.errstate(all="ignore"):
         return bool(np.isfinite(e).all() and (np.abs(g - e) <= atol + rtol * np.abs(e)).all())
 
 
-def float32_level(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor) -> bool:
+def float32_level(e: np.ndarray, g: np.ndarray, bad: np.ndarray) -> bool:
     """Whether a float64 item's mismatches look like float32 rounding rather than a logic error:
     every difference is within FLOAT32_LEVEL of the item's largest expected value, and they are
     not one common factor (g = c * e to float64 precision is a wrong epsilon or std, not rounding)."""
-    finite = torch.isfinite(e)
-    if not bad.any() or not bool((torch.isfinite(g) == finite).all()) or not bool((e[~finite] == g[~finite]).all()):
+    finite = np.isfinite(e)
+    if not bad.any() or not bool((np.isfinite(g) == finite).all()) or not bool((e[~finite] == g[~finite]).all()):
         return False
     e, g = e[finite], g[finite]
-    scale = float(e.abs().max()) if e.numel() else 0.0
-    if scale == 0.0 or float((g - e).abs().max()) > FLOAT32_LEVEL * scale:
-        return False
-    if e.numel() >= 2:
-        factor = float((g * e).sum() / (e * e).sum())
-        if float((g - factor * e).abs().max()) <= 1e-12 * scale:
-            return False  # one common factor: a constant in the formula, not rounding noise
+    with np.errstate(all="ignore"):
+        scale = float(np.abs(e).max()) if e.size else 0.0
+        if scale == 0.0 or float(np.abs(g - e).max()) > FLOAT32_LEVEL * scale:
+            return False
+        if e.size >= 2:
+            factor = float((g * e).sum() / (e * e).sum())
+            if float(np.abs(g - factor * e).max()) <= 1e-12 * scale:
+                return False  # one common factor: a constant in the formula, not rounding noise
     return True
 
 
-def _mismatch(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor, rtol: float, atol: float) -> Mismatch:
-    """Where `e` and `g` disagree (`bad`), in float64. In NumPy: a wrong answer has a mismatch in most of its ~100
-    cases, and torch's indexing of one element at a time cost a third of judging it."""
-    e, g = _float64(e), _float64(g)
-    bad = bad.detach().cpu().numpy()
+def _mismatch(e: np.ndarray, g: np.ndarray, bad: np.ndarray, rtol: float, atol: float) -> Mismatch:
+    """Where float64 arrays `e` and `g` disagree (`bad`): the largest differences and the first places."""
     with np.errstate(all="ignore"):
         diff = np.abs(g - e)
         diff = np.where(np.isnan(diff), np.inf, diff)  # a NaN is the largest difference, not the smallest
@@ -266,10 +272,6 @@ def _mismatch(e: torch.Tensor, g: torch.Tensor, bad: torch.Tensor, rtol: float, 
 
 def _float64(t: torch.Tensor) -> np.ndarray:
     return t.detach().cpu().to(torch.float64).numpy()
-
-
-def _index(ix: torch.Tensor) -> tuple[int, ...]:
-    return tuple(int(i) for i in ix)
 
 
 def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -56,9 +56,9 @@ def test_values_that_differ_only_by_summation_order_pass_at_float32_tolerance():
 
 
 def test_the_quick_numpy_verdict_agrees_with_the_full_comparison():
-    """compare.py decides most right items in NumPy first; it may only ever say "close" where torch's
-    isclose (equal_nan, after the finite check) would, for every float dtype, NaN, inf and near-misses."""
-    from checker.compare import _compare_data, _plainly_close
+    """compare.py decides most right items in NumPy first; it says "close" exactly where torch's isclose
+    (equal_nan, after the finite check) would, for every float dtype, NaN, inf and near-misses."""
+    from checker.compare import _compare_data, _float64_pair, _plainly_close
 
     g = torch.Generator().manual_seed(5)
     seen = {True: 0, False: 0}
@@ -72,8 +72,11 @@ def test_the_quick_numpy_verdict_agrees_with_the_full_comparison():
             got[trial % 5] = [float("nan"), float("inf"), -float("inf")][trial % 3]
         if trial % 11 == 0:
             e[trial % 6] = float("nan")
-        quick = _plainly_close(e, got, rtol, atol)
+        quick = _plainly_close(*_float64_pair(e, got), rtol, atol)
         seen[quick] += 1
+        full = bool(torch.isfinite(e).all() and torch.isfinite(got).all()
+                    and torch.isclose(got.double(), e.double(), rtol=rtol, atol=atol, equal_nan=True).all())
+        assert quick == full, (e, got)
         if quick:
             assert _compare_data("x", e, got, rtol, atol) == [], (e, got)
     assert seen[True] > 300 and seen[False] > 300, seen  # both verdicts tried often
