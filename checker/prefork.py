@@ -51,7 +51,12 @@ def start() -> None:
         return
     requests_r, requests_w = os.pipe()
     results_r, results_w = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: the check runs here, as it always could
+        for fd in (requests_r, requests_w, results_r, results_w):
+            os.close(fd)
+        return
     if pid == 0:
         os.close(requests_w)
         os.close(results_r)
@@ -99,6 +104,8 @@ def check(request: dict[str, Any]) -> Any:
     try:
         try:
             _write(requests_w, pickle.dumps((request, i18n.current()), protocol=pickle.HIGHEST_PROTOCOL))
+        except BrokenPipeError:
+            pass  # it has ended already: said below, from how it ended (not taken for a closed stdout)
         finally:
             os.close(requests_w)
         answer = _read(results_r)

@@ -158,6 +158,19 @@ def test_errors_in_the_worker_are_raised_as_they_would_be_here(tmp_path, monkeyp
     assert prefork._worker is None
 
 
+def test_a_worker_dead_before_the_request_is_an_internal_error_not_a_closed_pipe(tmp_path):
+    """Writing the request to a worker that has died raises BrokenPipeError, which kata's main reads as a reader
+    that went away (| head) and exits 0: it must be said as the worker's end instead."""
+    target = _learner_file(tmp_path, "gae")
+    prefork.start()
+    os.kill(prefork._worker[0], signal.SIGKILL)
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="ended without an answer.*signal 9"):
+        prefork.check(dict(kata=catalog.get("gae"), path=target, device="auto", seed=3, case=None, timeout=30.0,
+                           memory_gb=4.0, bench=False))
+    assert prefork._worker is None
+
+
 def test_a_worker_that_dies_is_an_internal_error_and_takes_the_learner_with_it(tmp_path):
     marker = tmp_path / "pid"
     (tmp_path / "gae.py").write_text(
