@@ -216,7 +216,8 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
         module = entry(**inputs.init)
         if inputs.params is not None:
             load_params(module, inputs.params)
-        module.to(device)
+        if _elsewhere(module, device):
+            module.to(device)
         module.train(inputs.train)
     fn = module if module is not None else entry
     if module is not None and next(iter(args), None) == "x":
@@ -229,6 +230,22 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
     wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
     extras = gradients(value, args, inputs, module, device) if wants_grads else {}
     return Outcome(value, extras, args)
+
+
+def _elsewhere(module: Any, device: torch.device) -> bool:
+    """Whether `module.to(device)` could change anything: a parameter or buffer not on `device`, or a module that
+    moves itself its own way (its own `to` or `_apply`). nn.Module.to moves parameters and buffers and nothing else,
+    so a module already on `device` is left as it is: the call walked every tensor of the module at every step (a
+    fifth of kv-cache's learner process, whose hook calls the module step by step)."""
+    if not isinstance(module, torch.nn.Module) or type(module).to is not torch.nn.Module.to:
+        return True
+    for part in module.modules():
+        if type(part)._apply is not torch.nn.Module._apply:
+            return True
+        for tensor in (*part._parameters.values(), *part._buffers.values()):
+            if tensor is not None and tensor.device != device:
+                return True
+    return False
 
 
 def gradients(value: Any, args: dict, inputs: Inputs, module: Any, device: torch.device) -> dict[str, Any]:

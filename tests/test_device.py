@@ -370,3 +370,32 @@ def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_pat
     broken = tmp_path / "broken.py"
     broken.write_text(target.read_text().replace("1.0 - dones", "0.0 * dones"))
     assert not run_check(broken, "gae", seed=77).passed  # cached answers still judge a wrong file wrong
+
+
+def test_a_module_already_on_the_device_is_not_moved_again():
+    """spec._call moves the learner's module with .to(device) only when that could change something: a parameter or
+    buffer elsewhere, or a module with its own `to` or `_apply` (which may move more than its tensors)."""
+    from checker.spec import _elsewhere
+
+    cpu = torch.device("cpu")
+    plain = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.LayerNorm(3))
+    assert not _elsewhere(plain, cpu)
+    assert _elsewhere(plain, torch.device("meta"))
+    with_meta_buffer = torch.nn.Linear(2, 2)
+    with_meta_buffer.register_buffer("scale", torch.ones(2, device="meta"))
+    assert _elsewhere(with_meta_buffer, cpu)
+    with_meta_param = torch.nn.Linear(2, 2)
+    with_meta_param.bias = torch.nn.Parameter(torch.zeros(2, device="meta"))
+    assert _elsewhere(with_meta_param, cpu)
+
+    class OwnTo(torch.nn.Linear):
+        def to(self, *args, **kwargs):
+            return super().to(*args, **kwargs)
+
+    class OwnApply(torch.nn.Linear):
+        def _apply(self, fn, recurse=True):
+            return super()._apply(fn, recurse)
+
+    assert _elsewhere(OwnTo(2, 2), cpu)
+    assert _elsewhere(torch.nn.Sequential(torch.nn.Linear(2, 2), OwnApply(2, 2)), cpu)
+    assert _elsewhere(object(), cpu)  # not a torch module: its .to() is its own business
