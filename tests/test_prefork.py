@@ -171,7 +171,8 @@ def test_a_worker_dead_before_the_request_is_an_internal_error_not_a_closed_pipe
     assert prefork._worker is None
 
 
-def test_a_worker_that_dies_is_an_internal_error_and_takes_the_learner_with_it(tmp_path):
+def _check_a_sleeping_learner(tmp_path: Path, **popen) -> tuple[subprocess.Popen, int]:
+    """`cli.py check` of a gae file whose first case sleeps: (kata's process, the learner's pid) once it sleeps."""
     marker = tmp_path / "pid"
     (tmp_path / "gae.py").write_text(
         "# kata: gae\nimport os, time\n"
@@ -179,53 +180,42 @@ def test_a_worker_that_dies_is_an_internal_error_and_takes_the_learner_with_it(t
         f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n")
     env = {**os.environ, "KATA_HOME": str(tmp_path / "home"), "KATA_PREFORK": "1"}
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
     for _ in range(400):
         if marker.exists() and marker.read_text():
             break
         time.sleep(0.05)
-    learner = int(marker.read_text())
+    return proc, int(marker.read_text())
+
+
+def _ends(pid: int) -> bool:
+    """Whether `pid` is gone (a zombie counts as gone) within 5 s."""
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        status = Path(f"/proc/{pid}/status")
+        if status.exists() and "State:\tZ" in status.read_text():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_worker_that_dies_is_an_internal_error_and_takes_the_learner_with_it(tmp_path):
+    proc, learner = _check_a_sleeping_learner(tmp_path)
     worker = int(Path(f"/proc/{learner}/stat").read_text().split(")")[1].split()[1])  # the learner's parent
     assert worker != proc.pid
     os.kill(worker, signal.SIGKILL)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 3 and "internal error" in err and "killed by signal 9" in err, err
-    for _ in range(100):
-        if not _alive(learner):
-            break
-        time.sleep(0.05)
-    assert not _alive(learner), "the learner's child outlived the worker"
+    assert _ends(learner), "the learner's child outlived the worker"
 
 
 def test_ctrl_c_sent_to_kata_alone_stops_the_worker_and_the_learner(tmp_path):
-    marker = tmp_path / "pid"
-    (tmp_path / "gae.py").write_text(
-        "# kata: gae\nimport os, time\n"
-        "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
-        f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n")
-    env = {**os.environ, "KATA_HOME": str(tmp_path / "home"), "KATA_PREFORK": "1"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py"], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # as a background job
-    for _ in range(400):
-        if marker.exists() and marker.read_text():
-            break
-        time.sleep(0.05)
-    learner = int(marker.read_text())
+    proc, learner = _check_a_sleeping_learner(
+        tmp_path, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # started as a background job is
     os.kill(proc.pid, signal.SIGINT)  # kata's process only, not its group
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "kata: interrupted." in err, err
-    for _ in range(100):
-        if not _alive(learner):
-            break
-        time.sleep(0.05)
-    assert not _alive(learner)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "State:\tZ" in status.read_text())
+    assert _ends(learner)
