@@ -2,7 +2,8 @@
 
 Thin typer commands: parse, call into `checker`, render, exit with a named code. The language is
 chosen before anything is printed (--lang > KATA_LANG > `kata config lang` > the locale); torch is
-imported only once a check has every argument it needs, so a typo costs no more than starting typer.
+imported only for a check, by a worker `kata check` forks before typer loads (checker/prefork.py), so a typo
+costs no more than starting typer, and a check no more than importing torch.
 """
 
 import codecs
