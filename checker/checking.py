@@ -39,15 +39,17 @@ class Checked:
 
 def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: int | None = None,
           case: str | None = None, timeout: float = DEFAULT_TIMEOUT, memory_gb: float = DEFAULT_MEMORY_GB,
-          bench: bool = False, explicit_kata: bool = False, session: str | None = None, record: bool = True) -> Checked:
+          bench: bool = False, explicit_kata: bool = False, session: str | None = None, record: bool = True,
+          spread: bool = False) -> Checked:
     """Check `path` as `kata`, record it in the history (unless `record` is False: then call `record()`),
-    and point its reproduce lines at this command line."""
+    and point its reproduce lines at this command line. `spread`: a re-check in a process that keeps the
+    reference's answers may run the learner's cases in two children (engine.Request.spread)."""
     result = prejudge(kata, path, device=device, seed=seed)  # a file that cannot run costs no torch import
     if result is None:
         from checker import prefork
 
         result = prefork.check(dict(kata=kata, path=path, device=device, seed=seed, case=case, timeout=timeout,
-                                    memory_gb=memory_gb, bench=bench))
+                                    memory_gb=memory_gb, bench=bench, spread=spread))
     drill = drills.at(store, path)
     if drill is not None and drill.kata.id != kata.id:
         drill = None  # checked as another kata (--kata): an ordinary check

@@ -13,11 +13,13 @@ import os
 os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # asking about CUDA must not break fork
 
 import contextlib
+import functools
 import gc
 import importlib
 import io
 import random
 import sys
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field, replace
@@ -37,6 +39,11 @@ from checker.results import CaseResult, CheckResult, LearnerError, Problem, Stat
 from checker.runner import Children, Stream, decode_outcome, exit_words
 from checker.worker import (Limits, describe_error, encode_outcome, isolate, load_entry, refusal, reset_global_state,
                             send, serve)
+
+# A re-check spreads the learner's cases over two children when its last run of them took this long (the sum of
+# its cases' times): a second child costs a fork, a load of the learner's file and the first calls' warm-up again.
+SPREAD_AFTER_SECONDS = 0.06
+_LEARNER_SECONDS: dict[tuple, float] = {}  # a run's cases -> how long the learner's code took on them last time
 
 # The reference's answers for one run's cases never change: a process that checks again and again
 # (kata watch) reuses them, so each re-check forks only the learner's child.
@@ -92,6 +99,9 @@ class Request:
     limits: Limits = field(default_factory=Limits)
     bench: bool = False
     inspected: bool = False  # the caller judged the file's text already (checking.prejudge): not parsed again
+    # A re-check in a process that keeps the reference's answers (kata watch): the learner's cases may then run in
+    # two children, one per core, as one child would have run them (`_Run._merged`).
+    spread: bool = False
 
 
 def check(request: Request) -> CheckResult:
@@ -123,7 +133,7 @@ def _check(request: Request) -> CheckResult:
     spec = importlib.import_module(kata.spec_module)
     device = resolve_device(request.device)
     cases = _cases(spec, seed, request.case)
-    run = _Run(kata, spec, cases, device, path, request.limits)
+    run = _Run(kata, spec, cases, device, path, request.limits, spread=request.spread)
     try:
         result = run.execute()
     finally:
@@ -138,25 +148,30 @@ def _check(request: Request) -> CheckResult:
 
 
 class _Run:
-    def __init__(self, kata: Kata, spec: Any, cases: list[spec_api.Case], device: torch.device, path: Path, limits: Limits):
+    def __init__(self, kata: Kata, spec: Any, cases: list[spec_api.Case], device: torch.device, path: Path, limits: Limits,
+                 spread: bool = False):
         self.kata, self.spec, self.cases, self.device, self.path, self.limits = kata, spec, cases, device, path, limits
+        self.spread = spread
         self.children = Children(limits)
+        self._captures = [self.children.capture]  # each learner's child's printing, in that child's order
         self.timed_out = False
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
-        self._pair: tuple[Stream, Stream] | None = None  # (learner, reference) while collecting
+        self._learners: list[Stream] = []  # the learner's children while collecting (two when the cases are spread)
+        self._reference_stream: Stream | None = None
+        self._stopped: set[int] = set()  # a spread learner's children that were stopped, another having ended the run
         self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
         self._judged: dict[int, CaseResult] = {}
 
     # ---------------------------------------------------------------- children
 
-    def _learner(self, fd: int) -> None:
+    def _learner(self, fd: int, part: int = 0, parts: int = 1) -> None:
         # The child keeps only the spec's call hook: the spec itself (its known mistakes are solutions with
         # the switches off) and the reference's cached answers are sealed away before the learner's file runs.
         hook, kata, run_device = getattr(self.spec, "call", spec_api.call), self.kata, self.device
         self.spec = None
         _REFERENCE_CACHE.clear()
-        isolate(self.children.capture.fileno(), self.limits, self.device, fd, keep=(hook,))
+        isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,))
         _fast_math_off()
         error = None
         try:
@@ -172,7 +187,7 @@ class _Run:
             device = torch.device("cpu") if case.device_independent else run_device
             return [hook(kata, entry, case.inputs, device, track_device=case.family.track_device)]
 
-        serve(fd, run_case, self.cases, self.path, send_args=True)
+        serve(fd, run_case, self.cases, self.path, send_args=True, indices=range(part, len(self.cases), parts))
 
     def _reference(self, fd: int) -> None:
         _fast_math_off()
@@ -245,45 +260,151 @@ class _Run:
     def execute(self) -> CheckResult:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
-        learner = self.children.fork(self._learner)  # before the cached answers are in a local of this frame
+        parts = 2 if self._spreads(key) else 1
+        for _ in range(1, parts):
+            self._captures.append(tempfile.TemporaryFile())
+        # The learners are forked before the cached answers are in a local of this frame.
+        learners = [self.children.fork(functools.partial(self._learner, part=p, parts=parts)) for p in range(parts)]
         cached = _REFERENCE_CACHE.get(key)
         if cached is None:
-            self._draining = learner
+            self._draining = learners[0]
             cached = self._reference_here()
             self._draining = None
             if cached:
                 _remember(key, cached)
         reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
-        self._pair = (learner, reference)
+        self._learners, self._reference_stream = learners, reference
         deadline = time.monotonic() + self.limits.seconds
-        self._collect([learner] if cached else [learner, reference], deadline)
-        self._pair = None
+        self._collect(learners if cached else learners + [reference], deadline)
+        self._learners, self._reference_stream = [], None
         if not cached and reference.has("done"):
             _remember(key, tuple(reference.messages))
+        learner = learners[0] if parts == 1 else self._merged(learners)
+        if learner.has("done"):
+            _LEARNER_SECONDS[key] = sum(h.get("t", 0.0) for h, _ in learner.by_case().values())
+            while len(_LEARNER_SECONDS) > 8:
+                _LEARNER_SECONDS.pop(next(iter(_LEARNER_SECONDS)))
         return self._judge(learner, reference)
+
+    def _spreads(self, key: tuple) -> bool:
+        """Whether to run the learner's cases in two children: only when nothing else needs the other core (the
+        reference's answers are kept from an earlier check), on CPU (a GPU would get two contexts), and when the
+        learner's code took long enough on them last time for a second child to pay."""
+        return (self.spread and key in _REFERENCE_CACHE and self.device.type == "cpu" and len(self.cases) > 1
+                and _LEARNER_SECONDS.get(key, 0.0) >= SPREAD_AFTER_SECONDS and _cores() >= 2)
+
+    def _merged(self, streams: list[Stream]) -> Stream:
+        """The learner's children's messages and printing as one child running every case in order would have sent
+        them: the cases in order, up to the first one its child did not finish (the stub's first case, running out of
+        memory, a crash, a timeout), where that child's ending becomes the whole run's. What a child ran after that
+        point is dropped: one child would never have run it. The printing of each case is its own child's, between
+        that case's start and the child's next case; what the file printed while loading is said once."""
+        parts, merged = len(streams), Stream(streams[0].child, -1)
+        merged.garbled = any(s.garbled for s in streams)
+        out = tempfile.TemporaryFile()
+        captures = dict(zip(map(id, streams), self._captures))
+
+        def copy(stream: Stream, start: int | None, end: int | None) -> None:
+            capture = captures[id(stream)]
+            size = capture.seek(0, os.SEEK_END)
+            start, end = start or 0, size if end is None else min(end, size)
+            capture.seek(start)
+            while start < end:
+                chunk = capture.read(min(end - start, 1 << 20))
+                if not chunk:
+                    break
+                out.write(chunk)
+                start += len(chunk)
+
+        # A child that did not load, the one that said why first; not one stopped here before it had loaded, another
+        # child having ended the run in its first case (then that child's ending is the run's).
+        unloaded = [s for s in streams if (s.has("fatal") or not s.has("ready")) and id(s) not in self._stopped]
+        failed = min(unloaded, key=lambda s: not s.has("fatal"), default=None)
+        if failed is not None:  # it did not load (each child loaded the same file): its ending is the run's
+            merged.messages, merged.status, merged.current = list(failed.messages), failed.status, failed.current
+            copy(failed, 0, None)
+        else:
+            merged.messages.append(({"m": "ready"}, []))
+            copy(streams[0], 0, streams[0].printed_at.get(0))
+            for i in range(len(self.cases)):
+                stream = streams[i % parts]
+                if i in stream.printed_at:
+                    merged.printed_at[i] = out.tell()
+                    copy(stream, stream.printed_at[i], stream.printed_at.get(i + parts))
+                got = stream.by_case().get(i)
+                if got is None:  # its child ended in this case or before it: so does the run
+                    merged.current, merged.status = (i if stream.current == i else None), stream.status
+                    break
+                merged.messages.append(got)
+                ending = stream.has("stub") or stream.has("stopped")
+                if ending is not None and i == max(stream.by_case()):
+                    merged.messages.append(ending)
+                    merged.status = stream.status
+                    break
+            else:
+                merged.messages.append(({"m": "done"}, []))
+                merged.status = streams[0].status
+        for capture in self._captures:
+            capture.close()
+        self._captures = [out]
+        self.children.capture = out
+        done = merged.by_case()
+        self._judged = {i: r for i, r in self._judged.items() if i in done}
+        names = {self.cases[i].name for i in done}
+        self.got = {n: o for n, o in self.got.items() if n in names}
+        self.expected = {n: o for n, o in self.expected.items() if n in names}
+        return merged
 
     def _judge_ready(self) -> None:
         """Judge each case as soon as both sides have answered, while the children keep working."""
-        learner, reference = self._pair
-        if learner.garbled:
-            return
-        got, expected = learner.by_case(), reference.by_case()
-        for i in sorted(got.keys() & expected.keys() - self._judged.keys()):
-            try:
-                self._judged[i] = self._case_result(self.cases[i], i, expected[i], learner)
-            except (ValueError, KeyError, TypeError, IndexError):  # a message no honest child sends
-                learner.garbled = True
-                return
+        expected = self._reference_stream.by_case()
+        for learner in self._learners:
+            if learner.garbled:
+                continue
+            got = learner.by_case()
+            for i in sorted(got.keys() & expected.keys() - self._judged.keys()):
+                try:
+                    self._judged[i] = self._case_result(self.cases[i], i, expected[i], learner)
+                except (ValueError, KeyError, TypeError, IndexError):  # a message no honest child sends
+                    learner.garbled = True
+                    break
 
     def _collect(self, streams: list[Stream], deadline: float) -> None:
         self.children.collect(streams, deadline, self._on_message)
         self.timed_out = self.children.timed_out
 
     def _on_message(self, stream: Stream) -> None:
-        if self._pair is not None and any(stream is s for s in self._pair):
+        if self._reference_stream is None:
+            return
+        if any(stream is s for s in self._learners) or stream is self._reference_stream:
             self._judge_ready()
+        if len(self._learners) > 1 and not self._stopped and (ender := self._ender()) is not None:
+            self._stopped = {id(s) for s in self._learners if s is not ender and s.status is None}
+            self.children.kill_groups()  # what the others would still run, one child would never have run
+
+    def _ender(self) -> Stream | None:
+        """The spread learner's child that has ended the run (it did not load, the stub, out of memory, a crash),
+        once every case before that point has its answer: what the others still run would be dropped."""
+        parts = len(self._learners)
+        for part, stream in enumerate(self._learners):
+            if stream.has("done"):
+                continue
+            if stream.has("fatal") or (stream.status is not None and not stream.has("ready")):
+                return stream
+            got = stream.by_case()
+            if stream.has("stub") or stream.has("stopped"):
+                cut = max(got) + 1  # the case it stopped in is answered
+            elif stream.status is not None:  # it ended before its next case
+                cut = next((i for i in range(part, len(self.cases), parts) if i not in got), len(self.cases))
+            else:
+                continue
+            if all(i in self._learners[i % parts].by_case() for i in range(cut)):
+                return stream
+        return None
 
     def cleanup(self) -> None:
+        for capture in self._captures[1:]:
+            capture.close()
         self.children.cleanup()
 
     # ---------------------------------------------------------------- judging
@@ -420,6 +541,13 @@ class _Run:
         from checker.mistakes import name_mistakes
 
         return name_mistakes(self, results)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _fast_math_off() -> None:

@@ -39,6 +39,8 @@ class Stream:
     printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
     _by_case: dict = field(default_factory=dict)
     _counted: int = 0
+    _first: dict = field(default_factory=dict)  # message kind -> the first message of that kind
+    _scanned: int = 0
 
     def by_case(self) -> dict[int, tuple[dict, list[bytes]]]:
         # Asked after every read while the cases stream in: only the messages since the last call are looked at.
@@ -49,7 +51,11 @@ class Stream:
         return self._by_case
 
     def has(self, kind: str) -> tuple[dict, list[bytes]] | None:
-        return next(((h, b) for h, b in self.messages if h.get("m") == kind), None)
+        # Asked several times per message while a spread run's children stream in: messages are only appended.
+        for message in self.messages[self._scanned:]:
+            self._first.setdefault(message[0].get("m"), message)
+        self._scanned = len(self.messages)
+        return self._first.get(kind)
 
 
 def decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:

@@ -39,7 +39,10 @@ from checker.i18n import plural, tr
 from checker.state import Store
 
 POLL_SECONDS = 0.25  # the stat poll: the longest a save can go unnoticed without file events
-SETTLE_SECONDS = 0.02  # a save is checked once the file has stopped changing for this long
+# A verdict is shown once the file has stood still for the whole check, and for at least this long: an editor
+# may still be writing. The check starts at once; a file that changed meanwhile is checked again.
+SETTLE_SECONDS = 0.02
+SETTLE_TRIES = 20  # checks of a file that keeps changing before its latest verdict is shown anyway
 QUIT_KEYS = ("q", "\x04")  # q, or Ctrl-D
 Signature = tuple[int, int, int]  # (mtime_ns, size, inode)
 
@@ -172,18 +175,13 @@ class FileWatch:
             pass
 
     def changed(self) -> Signature | None:
-        """The file's new signature once it differs from the last checked one and has settled."""
+        """The file's new signature when it differs from the last checked one (None: unchanged, or no file just
+        now, as in the middle of a save that renames a new file over it). Whether it has settled is the check's
+        to see: `Watcher.recheck`."""
         now = signature(self.path)
         if now is None or now == self.seen:
             return None
-        while True:  # an editor may still be writing: wait until two looks agree
-            time.sleep(SETTLE_SECONDS)
-            again = signature(self.path)
-            if again is None:
-                return None
-            if again == now:
-                return now
-            now = again
+        return now
 
     def close(self) -> None:
         self._stop.set()
@@ -430,19 +428,27 @@ class Watcher:
 
         if new_seed:
             self.seed = random.SystemRandom().randrange(1, 100_000)
-        self.files.seen = signature(self.path)
         self.hints = []  # a hint answers the verdict it was asked under: the next verdict clears it
-        try:
-            checked = checking.check(self.kata, self.path, self.store, device=self.device, seed=self.seed,
-                                     timeout=self.seconds, memory_gb=self.memory_gb, session=self.session, record=False)
-        except KataError as exc:
+        for _ in range(SETTLE_TRIES):
+            started, self.files.seen = time.monotonic(), signature(self.path)
+            failure: Exception | None = None
+            try:
+                checked = checking.check(self.kata, self.path, self.store, device=self.device, seed=self.seed,
+                                         timeout=self.seconds, memory_gb=self.memory_gb, session=self.session,
+                                         record=False, spread=True)
+            except Exception as exc:  # noqa: BLE001 — said below; the checker's own failure must not end watching
+                failure = exc
+            time.sleep(max(0.0, SETTLE_SECONDS - (time.monotonic() - started)))
+            if signature(self.path) == self.files.seen:
+                break  # what was checked is what stands on disk: an editor that was still writing changed it
+        if isinstance(failure, KataError):
             self.result = None
-            self.draw(Text(tr("kata: {message}", message=exc.message), style="bold red"))
+            self.draw(Text(tr("kata: {message}", message=failure.message), style="bold red"))
             return None
-        except Exception as exc:  # noqa: BLE001 — the checker's own failure must not end watching
+        if failure is not None:
             self.result = None
-            self.draw(Text(tr("kata's checker failed: {type}: {message}\nSave again to retry.", type=type(exc).__name__,
-                              message=exc), style="bold red"))
+            self.draw(Text(tr("kata's checker failed: {type}: {message}\nSave again to retry.", type=type(failure).__name__,
+                              message=failure), style="bold red"))
             return None
         self.checks += 1
         self.checked, self.result = checked, checking.shown(checked)  # a drill's report does not name its mistake

@@ -20,7 +20,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 import torch
@@ -117,10 +117,12 @@ def reset_global_state(seed: int) -> None:
 
 
 def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], cases: list[spec_api.Case],
-          learner_path: Path | None = None, send_args: bool = False) -> None:
-    """Run every case and stream its outcomes; a case that raises is reported, and the next runs."""
+          learner_path: Path | None = None, send_args: bool = False, indices: Iterable[int] | None = None) -> None:
+    """Run every case (or those at `indices`, in order: this child's share) and stream its outcomes; a case that
+    raises is reported, and the next runs. A case is always numbered and seeded by its place in `cases`."""
     send(fd, {"m": "ready"})
-    for i, case in enumerate(cases):
+    for i in range(len(cases)) if indices is None else indices:
+        case = cases[i]
         send(fd, {"m": "start", "i": i, "at": _printed_so_far()})
         started = time.perf_counter()
         try:

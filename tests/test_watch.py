@@ -445,3 +445,30 @@ def test_reveal_asks_in_a_terminal(tmp_path, kata_home):
         finally:
             assert term.finish() == 0
         assert [e.kind for e in Store().events("gae")] == (["reveal"] if shown else [])
+
+
+def test_a_file_that_changes_during_its_check_is_checked_again_before_a_verdict_is_shown(tmp_path, keys, monkeypatch):
+    """The check starts at once (no settling pause before it); a verdict is shown only for a file that stood still
+    for the whole check: an editor still writing gets the file it finished, not the half it had written."""
+    from checker import checking
+
+    path = tmp_path / "gae.py"
+    wrong(path)
+    watcher, out = make_watcher(path, keys)
+    real, calls = checking.check, []
+
+    def check(*args, **kwargs):
+        calls.append(path.read_text())
+        checked = real(*args, **kwargs)
+        if len(calls) == 1:
+            right(path)  # the rest of the save lands while the first half is being checked
+        return checked
+
+    try:
+        monkeypatch.setattr(checking, "check", check)
+        result = watcher.recheck()
+        assert len(calls) == 2 and calls[0] != calls[1]
+        assert result.passed and watcher.checks == 1 and "FAIL" not in out.getvalue()
+    finally:
+        watcher.files.close()
+    assert [e.verdict for e in Store().events("gae") if e.kind == "check"] == ["pass"]
