@@ -162,6 +162,7 @@ class _Run:
         self._stopped: set[int] = set()  # a spread learner's children that were stopped, another having ended the run
         self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
         self._judged: dict[int, CaseResult] = {}
+        self._abouts: dict[str, str] = {}
 
     # ---------------------------------------------------------------- children
 
@@ -486,11 +487,17 @@ class _Run:
         return tr("Your code ended the process in case {case}: {how}.", case=name, how=exit_words(learner.status))
 
     def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
-        info = CaseResult(name=case.name, family=case.family.name, about=self.kata.text().family(case.family.name), status=Status.ERROR)
+        info = CaseResult(name=case.name, family=case.family.name, about=self._about(case.family.name), status=Status.ERROR)
         result = self._case_outcome(case, i, expected, learner, info)
         if result.status is Status.PASS:
             return result  # inputs and the reproduce line are for failures: skip building them
         return replace(result, inputs=_inputs_info(case), reproduce=self._reproduce(case))
+
+    def _about(self, family: str) -> str:
+        """What a family of cases tests, in the learner's language (looked up once per family: ~100 cases a check)."""
+        if family not in self._abouts:
+            self._abouts[family] = self.kata.text().family(family)
+        return self._abouts[family]
 
     def _case_outcome(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream,
                       info: CaseResult) -> CaseResult:
