@@ -37,8 +37,8 @@ from checker.errors import KataError
 from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.runner import Children, Stream, decode_outcome, exit_words
-from checker.worker import (Limits, describe_error, encode_outcome, isolate, load_entry, refusal, reset_global_state,
-                            send, serve)
+from checker.worker import (INDEX_BYTES, Limits, describe_error, encode_outcome, isolate, load_entry, queued, refusal,
+                            reset_global_state, send, serve)
 
 # A re-check spreads the learner's cases over two children when its last run of them took this long (the sum of
 # its cases' times): a second child costs a fork, a load of the learner's file and the first calls' warm-up again.
@@ -166,13 +166,13 @@ class _Run:
 
     # ---------------------------------------------------------------- children
 
-    def _learner(self, fd: int, part: int = 0, parts: int = 1) -> None:
+    def _learner(self, fd: int, part: int = 0, queue: int | None = None) -> None:
         # The child keeps only the spec's call hook: the spec itself (its known mistakes are solutions with
         # the switches off) and the reference's cached answers are sealed away before the learner's file runs.
         hook, kata, run_device = getattr(self.spec, "call", spec_api.call), self.kata, self.device
         self.spec = None
         _REFERENCE_CACHE.clear()
-        isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,))
+        isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,), queue_fd=queue)
         _fast_math_off()
         error = None
         try:
@@ -188,7 +188,7 @@ class _Run:
             device = torch.device("cpu") if case.device_independent else run_device
             return [hook(kata, entry, case.inputs, device, track_device=case.family.track_device)]
 
-        serve(fd, run_case, self.cases, self.path, send_args=True, indices=range(part, len(self.cases), parts))
+        serve(fd, run_case, self.cases, self.path, send_args=True, indices=None if queue is None else queued(queue))
 
     def _reference(self, fd: int) -> None:
         _fast_math_off()
@@ -261,11 +261,14 @@ class _Run:
     def execute(self) -> CheckResult:
         gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
         key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
-        parts = 2 if self._spreads(key) else 1
+        queue = self._queue() if self._spreads(key) else None
+        parts = 1 if queue is None else 2
         for _ in range(1, parts):
             self._captures.append(tempfile.TemporaryFile())
         # The learners are forked before the cached answers are in a local of this frame.
-        learners = [self.children.fork(functools.partial(self._learner, part=p, parts=parts)) for p in range(parts)]
+        learners = [self.children.fork(functools.partial(self._learner, part=p, queue=queue)) for p in range(parts)]
+        if queue is not None:
+            os.close(queue)
         cached = _REFERENCE_CACHE.get(key)
         if cached is None:
             self._draining = learners[0]
@@ -294,13 +297,31 @@ class _Run:
         return (self.spread and key in _REFERENCE_CACHE and self.device.type == "cpu" and len(self.cases) > 1
                 and _LEARNER_SECONDS.get(key, 0.0) >= SPREAD_AFTER_SECONDS and _cores() >= 2)
 
+    def _queue(self) -> int | None:
+        """A pipe holding every case's number, for the children to take from: the read end (None if it cannot hold
+        them all, and the cases run in one child)."""
+        read, write = os.pipe()
+        numbers = b"".join(i.to_bytes(INDEX_BYTES, "little") for i in range(len(self.cases)))
+        try:
+            os.set_blocking(write, False)
+            held = os.write(write, numbers) == len(numbers)
+        except OSError:  # more cases than the pipe holds (a pipe can be one page)
+            held = False
+        finally:
+            os.close(write)
+        if not held:
+            os.close(read)
+            return None
+        return read
+
     def _merged(self, streams: list[Stream]) -> Stream:
         """The learner's children's messages and printing as one child running every case in order would have sent
         them: the cases in order, up to the first one its child did not finish (the stub's first case, running out of
         memory, a crash, a timeout), where that child's ending becomes the whole run's. What a child ran after that
-        point is dropped: one child would never have run it. The printing of each case is its own child's, between
-        that case's start and the child's next case; what the file printed while loading is said once."""
-        parts, merged = len(streams), Stream(streams[0].child, -1)
+        point is dropped: one child would never have run it. The printing of each case is its own child's, from that
+        case's start to the start of the next case the same child took; what the file printed while loading is said
+        once."""
+        merged = Stream(streams[0].child, -1)
         merged.garbled = any(s.garbled for s in streams)
         out = tempfile.TemporaryFile()
         captures = dict(zip(map(id, streams), self._captures))
@@ -325,15 +346,23 @@ class _Run:
             merged.messages, merged.status, merged.current = list(failed.messages), failed.status, failed.current
             copy(failed, 0, None)
         else:
+            owner = {i: s for s in streams for i in s.started}
+            after = {(id(s), i): j for s in streams for i, j in zip(s.started, s.started[1:])}  # its next case
             merged.messages.append(({"m": "ready"}, []))
-            copy(streams[0], 0, streams[0].printed_at.get(0))
+            first = min(streams, key=lambda s: s.started[0] if s.started else len(self.cases))
+            copy(first, 0, first.printed_at.get(first.started[0]) if first.started else None)
             for i in range(len(self.cases)):
-                stream = streams[i % parts]
+                stream = owner.get(i)
+                if stream is None:  # no child began it: one ended between two cases, or the time ran out first
+                    ended = [s for s in streams if s.status is not None and not s.has("done") and id(s) not in self._stopped]
+                    merged.status = ended[0].status if ended else None
+                    merged.garbled |= all(s.has("done") for s in streams)  # both ran to the end: a case was taken away
+                    break
                 if i in stream.printed_at:
                     merged.printed_at[i] = out.tell()
-                    copy(stream, stream.printed_at[i], stream.printed_at.get(i + parts))
+                    copy(stream, stream.printed_at[i], stream.printed_at.get(after.get((id(stream), i), -1)))
                 got = stream.by_case().get(i)
-                if got is None:  # its child ended in this case or before it: so does the run
+                if got is None:  # its child ended in this case: so does the run
                     merged.current, merged.status = (i if stream.current == i else None), stream.status
                     break
                 merged.messages.append(got)
@@ -384,22 +413,21 @@ class _Run:
             self.children.kill_groups()  # what the others would still run, one child would never have run
 
     def _ender(self) -> Stream | None:
-        """The spread learner's child that has ended the run (it did not load, the stub, out of memory, a crash),
-        once every case before that point has its answer: what the others still run would be dropped."""
-        parts = len(self._learners)
-        for part, stream in enumerate(self._learners):
+        """The spread learner's child that has ended the run (it did not load, the stub, out of memory, a crash in a
+        case), once every case before that point has its answer: what the others still run would be dropped."""
+        answered = {i for s in self._learners for i in s.by_case()}
+        for stream in self._learners:
             if stream.has("done"):
                 continue
             if stream.has("fatal") or (stream.status is not None and not stream.has("ready")):
                 return stream
-            got = stream.by_case()
             if stream.has("stub") or stream.has("stopped"):
-                cut = max(got) + 1  # the case it stopped in is answered
-            elif stream.status is not None:  # it ended before its next case
-                cut = next((i for i in range(part, len(self.cases), parts) if i not in got), len(self.cases))
+                cut = max(stream.by_case()) + 1  # the case it stopped in is answered
+            elif stream.status is not None and stream.current is not None:  # it ended in the middle of a case
+                cut = stream.current
             else:
                 continue
-            if all(i in self._learners[i % parts].by_case() for i in range(cut)):
+            if all(i in answered for i in range(cut)):
                 return stream
         return None
 

@@ -37,6 +37,7 @@ class Stream:
     garbled: bool = False
     current: int | None = None  # the case that has started and not finished
     printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
+    started: list[int] = field(default_factory=list)  # the cases it began, in its order
     _by_case: dict = field(default_factory=dict)
     _counted: int = 0
     _first: dict = field(default_factory=dict)  # message kind -> the first message of that kind
@@ -198,6 +199,7 @@ class Children:
                 stream.messages.append((header, buffers))
                 if header.get("m") == "start":
                     stream.current = header["i"]
+                    stream.started.append(header["i"])
                     if isinstance(header.get("at"), int):
                         stream.printed_at[header["i"]] = header["at"]
                 elif header.get("m") == "case":

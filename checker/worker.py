@@ -20,7 +20,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 import torch
@@ -58,10 +58,12 @@ def load_entry(path: Path, name: str, module_name: str) -> Any:
         raise LookupError(tr("{file} does not define '{name}' once it has run", file=path.name, name=name)) from None
 
 
-def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int, keep: tuple = ()) -> None:
+def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: int, keep: tuple = (),
+            queue_fd: int | None = None) -> None:
     """Fence the learner's process: own process group, no stdin, captured output, bounded memory,
-    no file descriptors but its own channel (whatever else the parent had open is not its to touch),
-    and kata's solutions out of reach (checker.seal; `keep`: kata's functions the child still calls)."""
+    no file descriptors but its own channel and the queue of its cases (whatever else the parent had open
+    is not its to touch), and kata's solutions out of reach (checker.seal; `keep`: kata's functions the
+    child still calls)."""
     os.setpgid(0, 0)
     seal.seal(keep)
     faulthandler.disable()  # a crash is reported by the parent, not dumped onto the terminal
@@ -70,8 +72,11 @@ def isolate(capture_fd: int, limits: Limits, device: torch.device, channel_fd: i
     os.dup2(devnull, 0)
     os.dup2(capture_fd, 1)
     os.dup2(capture_fd, 2)
-    os.closerange(3, channel_fd)
-    os.closerange(channel_fd + 1, 1 << 16)
+    start = 3
+    for fd in sorted({channel_fd} | ({queue_fd} if queue_fd is not None else set())):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, 1 << 16)
     sys.stdin = open(os.devnull)  # noqa: SIM115 — lives as long as the process
     # Python-level streams may point elsewhere (pytest's capture, a rich console): rebind them too.
     sys.stdout = open(1, "w", buffering=1, errors="replace", closefd=False)  # noqa: SIM115
@@ -155,6 +160,23 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                                if isinstance(v, (torch.Tensor, np.ndarray))}
         codec.write_message(fd, header, buffers)
     send(fd, {"m": "done"})
+
+
+INDEX_BYTES = 2  # a case's number on a queue of cases
+
+
+def queued(fd: int) -> Iterator[int]:
+    """The numbers of the cases to run, taken one at a time from a pipe the parent filled before forking the
+    children that share it (kata watch's spread re-check): whichever child is free takes the next case. A pipe
+    read of a few bytes is atomic, so two children never take the same case, nor half of one."""
+    while True:
+        try:
+            data = os.read(fd, INDEX_BYTES)
+        except OSError:
+            return
+        if len(data) < INDEX_BYTES:
+            return
+        yield int.from_bytes(data, "little")
 
 
 def refusal(error: dict[str, str] | None) -> dict[str, str] | None:

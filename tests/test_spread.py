@@ -4,6 +4,7 @@ stopping case and reason, the same printing, the same mistake named."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from checker.worker import Limits
 GAE = catalog.get("gae")
 CORPUS = Path(__file__).parent / "corpus"
 RIGHT = (CORPUS / "gae" / "right_notes_loop.py").read_text()
-WHEN = {"A": "gamma == 1.0", "B": "lam == 0.0"}  # gamma_one is case 10 (the first child's), lam_zero case 11 (the second's)
+WHEN = {"A": "gamma == 1.0", "B": "lam == 0.0"}  # gamma_one is case 10, lam_zero case 11: next to each other
 
 
 def learner(tmp_path: Path, before: str = "", inside: str = "", top: str = "") -> Path:
@@ -32,8 +33,8 @@ FILES = {
         "    print('call with', rewards.shape[0], 'steps')\n"
         f"    if {WHEN['B']}:\n        print('this is the lam=0 case')\n        rewards = rewards * 2\n")),
     "stub": dict(inside="    raise NotImplementedError('write compute_gae')\n"),
-    "exits_in_the_second_childs_case": dict(inside=f"    if {WHEN['B']}:\n        os._exit(3)\n"),
-    "killed_in_the_first_childs_case": dict(inside=f"    if {WHEN['A']}:\n        os.kill(os.getpid(), signal.SIGKILL)\n"),
+    "exits_in_one_case": dict(inside=f"    if {WHEN['B']}:\n        os._exit(3)\n"),
+    "killed_in_the_case_before": dict(inside=f"    if {WHEN['A']}:\n        os.kill(os.getpid(), signal.SIGKILL)\n"),
     "out_of_memory_in_one_case": dict(inside=f"    if {WHEN['B']}:\n        raise MemoryError()\n"),
     "not_implemented_for_float64": dict(inside="    if values.dtype == torch.float64:\n        raise NotImplementedError('float64')\n"),
     "fails_to_import": dict(top="import a_module_that_is_nowhere\n"),
@@ -94,10 +95,10 @@ def test_the_reports_say_what_each_learner_did(tmp_path, forks, monkeypatch):
     assert printed["output"].startswith("call with") and "this is the lam=0 case" in printed["output"]
     assert "loading the file" not in printed["output"] and printed["output"].count("call with") == 1
     assert "not implemented yet" in said["stub"]["message"]
-    exits = said["exits_in_the_second_childs_case"]
+    exits = said["exits_in_one_case"]
     assert "in case lam_zero" in exits["message"] and [c["name"] for c in exits["cases"]][-1] == "lam_zero"
     assert len(exits["cases"]) == 12  # cases 0..11: what one child would have run, not the other child's later ones
-    killed = said["killed_in_the_first_childs_case"]
+    killed = said["killed_in_the_case_before"]
     assert "in case gamma_one" in killed["message"] and "SIGKILL" in killed["message"] and len(killed["cases"]) == 11
     memory = said["out_of_memory_in_one_case"]
     assert "Stopped at case lam_zero" in memory["message"] and len(memory["cases"]) == 12
@@ -126,7 +127,7 @@ def test_corpus_files_get_the_same_report_and_mistake_spread(kata_id, file, fork
 
 
 def test_only_a_slow_learner_is_spread_and_only_when_the_reference_is_kept(tmp_path, forks):
-    path = learner(tmp_path)
+    path = learner(tmp_path, inside="    __import__('time').sleep(0.004)\n")  # both children surely get cases
     engine._LEARNER_SECONDS.clear()
     engine._REFERENCE_CACHE.clear()
     forks.clear()
@@ -142,5 +143,13 @@ def test_only_a_slow_learner_is_spread_and_only_when_the_reference_is_kept(tmp_p
     engine.check(Request(GAE, path, device="cpu", seed=11, spread=False))
     assert len(forks) == 1  # only a caller that keeps checking asks for it
     forks.clear()
-    assert engine.check(Request(GAE, path, device="cpu", seed=11, spread=True)).passed
+    shares = []
+    merge = engine._Run._merged
+    engine._Run._merged = lambda run, streams: shares.append([len(s.started) for s in streams]) or merge(run, streams)
+    try:
+        assert engine.check(Request(GAE, path, device="cpu", seed=11, spread=True)).passed
+    finally:
+        engine._Run._merged = merge
     assert len(forks) == 2
+    (first, second), = shares  # each child took cases from the queue until none was left
+    assert first + second == len(engine._cases(sys.modules[GAE.spec_module], 11, None)) and first and second
