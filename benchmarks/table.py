@@ -11,11 +11,13 @@ on a shared machine hits the floors and the commands alike; each figure is the m
 
 Two ratios per row. wall: seconds from launch to exit, what a learner waits. cpu: user + sys seconds of the whole
 process tree (the check's children included), which the machine's load distorts less than wall time. The watch
-column is `kata watch`'s save-to-verdict latency (benchmarks/watch_latency.py's method; bar 0.3 s).
+column is `kata watch`'s save-to-verdict latency (benchmarks/watch_latency.py's method, each kata in a process of
+its own as a learner's `kata watch` is; bar 0.3 s).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -26,6 +28,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# One kata's watch latencies, in a fresh process: what a learner's `kata watch` process is (a process that had
+# watched every kata before would be larger, and fork slower, than any learner's).
+WATCH = """
+import json, sys
+from pathlib import Path
+from watch_latency import warm
+latencies, _ = warm(Path(sys.argv[2]), sys.argv[1], 1, int(sys.argv[3]), poll=False)
+print(json.dumps(latencies))
+"""
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -79,7 +90,7 @@ def main() -> int:
     parser.add_argument("--katas", default=",".join(catalog.ids()))
     parser.add_argument("--langs", default="en,zh", help="languages of the light commands and usage errors")
     parser.add_argument("--no-watch", action="store_true", help="leave out the watch re-check column")
-    parser.add_argument("--watch-runs", type=int, default=3)
+    parser.add_argument("--watch-runs", type=int, default=5)
     args = parser.parse_args()
     katas = [catalog.get(k.strip()) for k in args.katas.split(",") if k.strip()]
     langs = [lang.strip() for lang in args.langs.split(",") if lang.strip()]
@@ -122,15 +133,16 @@ def main() -> int:
 
     watch: dict[str, float | str] = {}
     if not args.no_watch:
-        from watch_latency import warm
-
-        for kata in katas:
+        for kata in katas:  # each in a process of its own, as a learner watches one kata at a time
             print(f"watch {kata.id} …", file=sys.stderr, flush=True)
-            try:
-                latencies, _ = warm(files[kata.id], kata.id, 1, args.watch_runs, poll=False)
-                watch[kata.id] = statistics.median(latencies)
-            except Exception as exc:  # noqa: BLE001 — one kata that cannot be watched should not lose the table
-                watch[kata.id] = f"error: {exc}"[:40]
+            done = subprocess.run([PY, "-c", WATCH, kata.id, str(files[kata.id]), str(args.watch_runs)],
+                                  env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "benchmarks")])},
+                                  capture_output=True, text=True, timeout=600)
+            lines = done.stdout.strip().splitlines()
+            if done.returncode == 0 and lines:
+                watch[kata.id] = statistics.median(json.loads(lines[-1]))
+            else:  # one kata that cannot be watched should not lose the table
+                watch[kata.id] = f"error: {(done.stderr.strip().splitlines() or ['?'])[-1]}"[:40]
 
     median = {label: (statistics.median(s[0] for s in got), statistics.median(s[1] for s in got)) for label, got in samples.items()}
     header = ("section", "command", "wall s", "wall ×", "cpu s", "cpu ×", "bar", "watch s", "")

@@ -4,7 +4,9 @@ The parent draws every case's inputs from the seed, then forks a child that runs
 file (isolated, time-limited) and streams outcomes back over a pipe in a safe format. The hidden
 reference's answers come, on CPU, from the parent itself while that child runs (on a GPU, from a
 second child); the parent, whose torch the learner's code never touched, compares them. Forking
-after torch is imported is what makes a check cost one torch import.
+after torch is imported is what makes a check cost one torch import. A re-check that has the
+reference's answers already (kata watch) may run the learner's cases in two children, merged into
+the report one child would have given (`_Run._merged`).
 """
 from __future__ import annotations
 
