@@ -38,7 +38,7 @@ from checker.compare import SMALL, compare_outcome
 from checker.errors import KataError
 from checker.i18n import tr
 from checker.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
-from checker.runner import Children, Stream, decode_outcome, exit_words
+from checker.runner import Children, Stream, decode_outcome, exit_words, merge
 from checker.worker import (INDEX_BYTES, Limits, describe_error, encode_outcome, isolate, load_entry, queued, refusal,
                             reset_global_state, send, serve)
 
@@ -317,69 +317,13 @@ class _Run:
         return read
 
     def _merged(self, streams: list[Stream]) -> Stream:
-        """The learner's children's messages and printing as one child running every case in order would have sent
-        them: the cases in order, up to the first one its child did not finish (the stub's first case, running out of
-        memory, a crash, a timeout), where that child's ending becomes the whole run's. What a child ran after that
-        point is dropped: one child would never have run it. The printing of each case is its own child's, from that
-        case's start to the start of the next case the same child took; what the file printed while loading is said
-        once."""
-        merged = Stream(streams[0].child, -1)
-        merged.garbled = any(s.garbled for s in streams)
-        out = tempfile.TemporaryFile()
-        captures = dict(zip(map(id, streams), self._captures))
-
-        def copy(stream: Stream, start: int | None, end: int | None) -> None:
-            capture = captures[id(stream)]
-            size = capture.seek(0, os.SEEK_END)
-            start, end = start or 0, size if end is None else min(end, size)
-            capture.seek(start)
-            while start < end:
-                chunk = capture.read(min(end - start, 1 << 20))
-                if not chunk:
-                    break
-                out.write(chunk)
-                start += len(chunk)
-
-        # A child that did not load, the one that said why first; not one stopped here before it had loaded, another
-        # child having ended the run in its first case (then that child's ending is the run's).
-        unloaded = [s for s in streams if (s.has("fatal") or not s.has("ready")) and id(s) not in self._stopped]
-        failed = min(unloaded, key=lambda s: not s.has("fatal"), default=None)
-        if failed is not None:  # it did not load (each child loaded the same file): its ending is the run's
-            merged.messages, merged.status, merged.current = list(failed.messages), failed.status, failed.current
-            copy(failed, 0, None)
-        else:
-            owner = {i: s for s in streams for i in s.started}
-            after = {(id(s), i): j for s in streams for i, j in zip(s.started, s.started[1:])}  # its next case
-            merged.messages.append(({"m": "ready"}, []))
-            first = min(streams, key=lambda s: s.started[0] if s.started else len(self.cases))
-            copy(first, 0, first.printed_at.get(first.started[0]) if first.started else None)
-            for i in range(len(self.cases)):
-                stream = owner.get(i)
-                if stream is None:  # no child began it: one ended between two cases, or the time ran out first
-                    ended = [s for s in streams if s.status is not None and not s.has("done") and id(s) not in self._stopped]
-                    merged.status = ended[0].status if ended else None
-                    merged.garbled |= all(s.has("done") for s in streams)  # both ran to the end: a case was taken away
-                    break
-                if i in stream.printed_at:
-                    merged.printed_at[i] = out.tell()
-                    copy(stream, stream.printed_at[i], stream.printed_at.get(after.get((id(stream), i), -1)))
-                got = stream.by_case().get(i)
-                if got is None:  # its child ended in this case: so does the run
-                    merged.current, merged.status = (i if stream.current == i else None), stream.status
-                    break
-                merged.messages.append(got)
-                ending = stream.has("stub") or stream.has("stopped")
-                if ending is not None and i == max(stream.by_case()):
-                    merged.messages.append(ending)
-                    merged.status = stream.status
-                    break
-            else:
-                merged.messages.append(({"m": "done"}, []))
-                merged.status = streams[0].status
+        """The spread learner's children as one (runner.merge); what was judged of cases one child would never have
+        run is dropped with them."""
+        merged, output = merge(streams, self._captures, len(self.cases), self._stopped)
         for capture in self._captures:
             capture.close()
-        self._captures = [out]
-        self.children.capture = out
+        self._captures = [output]
+        self.children.capture = output
         done = merged.by_case()
         self._judged = {i: r for i, r in self._judged.items() if i in done}
         names = {self.cases[i].name for i in done}

@@ -1,4 +1,4 @@
-"""The parent's side of the child processes: fork them, read their streams, end them.
+"""The parent's side of the child processes: fork them, read their streams (merge two into one), end them.
 
 Below the engine, the mistake namer and the bench (all three fork children through `Children`),
 above the worker (what runs inside a child) and the codec (the wire format). Nothing here judges:
@@ -63,6 +63,70 @@ def decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:
     value = codec.decode(node["value"], buffers)
     extras = {k: codec.decode(v, buffers) for k, v in node.get("extras", {}).items()}
     return spec_api.Outcome(value, extras)
+
+
+def merge(streams: list[Stream], captures: list, cases: int, stopped: set[int]) -> tuple[Stream, object]:
+    """Two learner's children's messages and printing (`captures`, in the order of `streams`) as one child running
+    all `cases` in order would have sent them, with the file its printing would be in.
+
+    The cases in order, up to the first one its child did not finish (the stub's first case, running out of memory,
+    a crash, a timeout): that child's ending becomes the whole run's, and what another child ran past it is dropped,
+    as one child would never have run it. A case's printing is its own child's, from that case's start to the start
+    of the next case the same child took; what the file printed while loading is said once. `stopped`: the ids of
+    the streams ended here because another had ended the run (so not taken for a child that could not load)."""
+    merged = Stream(streams[0].child, -1)
+    merged.garbled = any(s.garbled for s in streams)
+    out = tempfile.TemporaryFile()
+    files = dict(zip(map(id, streams), captures))
+
+    def copy(stream: Stream, start: int | None, end: int | None) -> None:
+        capture = files[id(stream)]
+        size = capture.seek(0, os.SEEK_END)
+        start, end = start or 0, size if end is None else min(end, size)
+        capture.seek(start)
+        while start < end:
+            chunk = capture.read(min(end - start, 1 << 20))
+            if not chunk:
+                break
+            out.write(chunk)
+            start += len(chunk)
+
+    # A child that did not load, the one that said why first; not one stopped here before it had loaded, another
+    # child having ended the run in its first case (then that child's ending is the run's).
+    unloaded = [s for s in streams if (s.has("fatal") or not s.has("ready")) and id(s) not in stopped]
+    failed = min(unloaded, key=lambda s: not s.has("fatal"), default=None)
+    if failed is not None:  # it did not load (each child loaded the same file): its ending is the run's
+        merged.messages, merged.status, merged.current = list(failed.messages), failed.status, failed.current
+        copy(failed, 0, None)
+        return merged, out
+    owner = {i: s for s in streams for i in s.started}
+    after = {(id(s), i): j for s in streams for i, j in zip(s.started, s.started[1:])}  # its next case
+    merged.messages.append(({"m": "ready"}, []))
+    first = min(streams, key=lambda s: s.started[0] if s.started else cases)
+    copy(first, 0, first.printed_at.get(first.started[0]) if first.started else None)
+    for i in range(cases):
+        stream = owner.get(i)
+        if stream is None:  # no child began it: one ended between two cases, or the time ran out first
+            ended = [s for s in streams if s.status is not None and not s.has("done") and id(s) not in stopped]
+            merged.status = ended[0].status if ended else None
+            merged.garbled |= all(s.has("done") for s in streams)  # both ran to the end: a case was taken away
+            return merged, out
+        if i in stream.printed_at:
+            merged.printed_at[i] = out.tell()
+            copy(stream, stream.printed_at[i], stream.printed_at.get(after.get((id(stream), i), -1)))
+        got = stream.by_case().get(i)
+        if got is None:  # its child ended in this case: so does the run
+            merged.current, merged.status = (i if stream.current == i else None), stream.status
+            return merged, out
+        merged.messages.append(got)
+        ending = stream.has("stub") or stream.has("stopped")
+        if ending is not None and i == max(stream.by_case()):
+            merged.messages.append(ending)
+            merged.status = stream.status
+            return merged, out
+    merged.messages.append(({"m": "done"}, []))
+    merged.status = streams[0].status
+    return merged, out
 
 
 class Children:
