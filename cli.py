@@ -2,7 +2,7 @@
 
 Thin typer commands: parse, call into `checker`, render, exit with a named code. The language is
 chosen before anything is printed (--lang > KATA_LANG > `kata config lang` > the locale); torch is
-imported only for a check, by a worker `kata check` forks before typer loads (checker/prefork.py), so a typo
+imported only for a check, by a worker `kata check` forks before typer loads (checker/app/prefork.py), so a typo
 costs no more than starting typer, and a check no more than importing torch.
 """
 
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-from checker import prefork  # standard library only
+from checker.app import prefork  # standard library only
 
 if prefork.wanted(sys.argv):
     prefork.start()  # `kata check …`: torch's import starts now, in a worker, while typer's does here
@@ -67,10 +67,11 @@ import typer  # noqa: E402 — after the stand-ins above
 from rich.console import Console  # noqa: E402
 from rich.text import Text  # noqa: E402
 
-from checker import catalog, commands, i18n
+from checker.text import catalog, i18n
+from checker.app import commands
 from checker.errors import INTERNAL, INTERRUPTED, KATA_FAILED, OK, USAGE, KataError
-from checker.i18n import tr
-from checker.state import Store, home
+from checker.text.i18n import tr
+from checker.app.state import Store, home
 
 console = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)  # messages stay one line, copy-pasteable
@@ -103,7 +104,7 @@ def _rel(path: Path) -> str:
 
 
 def _say(message: str, style: str = "", to: Console | None = None) -> None:
-    from checker.views import say
+    from checker.app.views import say
 
     (to or console).print(say(message, style))
 
@@ -167,7 +168,7 @@ def make_app(only: str | None = None) -> typer.Typer:
         """Where you stand: the current kata, your progress, and what to run next."""
         if ctx.invoked_subcommand is not None:
             return
-        from checker import views
+        from checker.app import views
 
         store = _store()
         current = commands.current(store)
@@ -178,7 +179,7 @@ def make_app(only: str | None = None) -> typer.Typer:
     @command("list", help=tr("Every kata with your status, best time to pass and when you last practised it. "
                                  "Example: kata list --topic rl"))
     def list_katas(topic: Annotated[Optional[str], typer.Option(help=tr("Only this topic."), show_default=False)] = None) -> None:
-        from checker import views
+        from checker.app import views
 
         if topic is not None and topic not in catalog.TOPICS:
             raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=topic, topics=", ".join(catalog.TOPICS)))
@@ -218,7 +219,7 @@ def make_app(only: str | None = None) -> typer.Typer:
             force: Annotated[bool, typer.Option("--force", help=tr("Back up the file there, then write another drill."))] = False,
             listing: Annotated[bool, typer.Option("--list", help=tr("Drills fixed per kata."))] = False,
             json_out: Annotated[bool, typer.Option("--json", help=tr("Print one JSON document and nothing else."))] = False) -> None:
-        from checker import drilling, drills
+        from checker.app import drilling, drills
 
         store = _store()
         if listing:
@@ -264,14 +265,14 @@ def make_app(only: str | None = None) -> typer.Typer:
         _check_positive(timeout, memory_gb)
         if resolved.note and not json_out:
             _say(resolved.note, "yellow")  # on stdout, just above the report's header
-        from checker import checking
+        from checker.app import checking
 
         outcome = checking.check(resolved.kata, resolved.path, store, device=device, seed=seed, case=case, timeout=timeout,
                             memory_gb=memory_gb, bench=bench, explicit_kata=kata is not None)
         if json_out:
             data = outcome.result.to_dict()
             if outcome.drill is not None:
-                from checker import drilling
+                from checker.app import drilling
 
                 data["drill"] = drilling.fields(outcome.drill, store)
             sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
@@ -302,7 +303,7 @@ def make_app(only: str | None = None) -> typer.Typer:
         _check_positive(timeout, memory_gb)
         if resolved.note:
             _say(resolved.note, "yellow")
-        from checker.watch import watch as run_watch
+        from checker.app.watch import watch as run_watch
 
         code = run_watch(resolved.kata, resolved.path, store, console, device=device, seed=seed, seconds=timeout,
                          memory_gb=memory_gb, poll=poll)
@@ -310,7 +311,7 @@ def make_app(only: str | None = None) -> typer.Typer:
 
     @command(help=tr("The next hint, from a nudge to the key line, one per call. Example: kata hint gae"))
     def hint(name: KataName = None) -> None:
-        from checker import drilling
+        from checker.app import drilling
 
         store = _store()
         kata = commands.kata_or_current(name, store, "hint")
@@ -326,11 +327,11 @@ def make_app(only: str | None = None) -> typer.Typer:
                                                                        "passed, else your file for the kata)."), show_default=False)] = None,
         yes: Annotated[bool, typer.Option("--yes", "-y", help=tr("Reveal without asking, even if you never passed it."))] = False,
     ) -> None:
-        from checker import views
+        from checker.app import views
 
         store = _store()
         kata = commands.kata_or_current(name, store, "reveal")
-        from checker import drilling
+        from checker.app import drilling
 
         drill = drilling.current(kata, store)
         if drill is not None:  # the current file is a drill of this kata: giving up shows its bug, not the reference
@@ -367,7 +368,7 @@ def make_app(only: str | None = None) -> typer.Typer:
                          "Example: kata followup gae --answers"))
     def followup(name: KataName = None,
                  answers: Annotated[bool, typer.Option("--answers", help=tr("Show the model answers too."))] = False) -> None:
-        from checker import views
+        from checker.app import views
 
         store = _store()
         kata = commands.kata_or_current(name, store, "followup")
@@ -392,7 +393,7 @@ def make_app(only: str | None = None) -> typer.Typer:
     @command(help=tr("Your progress per topic, your streak of days with a check, and the katas that fail most. "
                          "Example: kata stats"))
     def stats() -> None:
-        from checker import drilling, views
+        from checker.app import drilling, views
 
         events = _store().events()
         console.print(views.stats(events))
@@ -404,7 +405,7 @@ def make_app(only: str | None = None) -> typer.Typer:
         topic: Annotated[Optional[str], typer.Option(help=tr("Only katas of this topic."), show_default=False)] = None,
         count: Annotated[int, typer.Option("--count", "-n", help=tr("How many suggestions."))] = 3,
     ) -> None:
-        from checker import practice
+        from checker.app import practice
 
         store = _store()
         ranked = practice.suggest(store.events(), topic=topic)
@@ -420,7 +421,7 @@ def make_app(only: str | None = None) -> typer.Typer:
         else:
             _say(tr("Redo it from the stub with `kata reset {id}` (your file is backed up), then `kata watch {id}`.",
                     id=first.kata.id))
-            from checker import drilling
+            from checker.app import drilling
 
             drill = drilling.suggestion(first.kata, store.events()) if first.tier in (2, 4) else None
             if drill:  # passed before: a drill of it is practice too, and changes nothing of its status
@@ -442,11 +443,11 @@ def make_app(only: str | None = None) -> typer.Typer:
     ) -> None:
         device = commands.check_device(device)
         if bug:
-            from checker import bug_interview
+            from checker.app import bug_interview
 
             _finish(bug_interview.run(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device,
                                       poll=poll))
-        from checker.watch import interview as run_interview
+        from checker.app.watch import interview as run_interview
 
         code = run_interview(_store(), console, minutes=minutes, topic=topic, directory=dir, device=device, poll=poll)
         _finish(code)
@@ -487,7 +488,7 @@ def make_app(only: str | None = None) -> typer.Typer:
         kata = catalog.get(name) if name is not None else None
         commands.check_seed(seed)
         device = commands.check_device(device)
-        from checker.demo import run as run_demo
+        from checker.app.demo import run as run_demo
 
         out = Console(highlight=False, emoji=False, no_color=no_color or None)
         raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device))
@@ -575,7 +576,7 @@ def _localise_completion_options() -> None:
 def _wrap_in_cells() -> None:
     """click wraps help and pads its columns counting characters; a Chinese character takes two cells.
     Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
-    Chinese between characters (checker/cjk.py), and end a command's one-line summary at its first 。.
+    Chinese between characters (checker/text/cjk.py), and end a command's one-line summary at its first 。.
     Wrapping is measured through click's `term_len` from click 8.4 on; an older click keeps its own wrapping."""
     import click._textwrap as textwrap_
     import click.core
@@ -583,7 +584,7 @@ def _wrap_in_cells() -> None:
     from click.utils import make_default_short_help
     from rich.cells import cell_len
 
-    from checker import cjk
+    from checker.text import cjk
 
     cjk.install()  # rich, too, may break a line of Chinese between characters
     if getattr(click.core, "_kata_cells", False):

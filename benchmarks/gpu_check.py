@@ -4,7 +4,7 @@
 
 1. Every idiom of tests/test_device_idioms.py (small right and wrong ways to follow the inputs'
    device) runs with its inputs on CUDA and in the simulation (cuda:0 reported, computed on the CPU,
-   checker/devices.py). A row agrees when both raise, or both return a tensor on the same device
+   checker/judge/devices.py). A row agrees when both raise, or both return a tensor on the same device
    type with the same shape, dtype and values; "filed" says whether the idiom is filed right or
    wrong, and CUDA must bear that out (right = works, with the result on the GPU).
 2. `kata check <reference> --device cuda` for every kata, in fresh processes as a learner runs it:
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from checker import catalog  # noqa: E402
+from checker.text import catalog  # noqa: E402
 from tests.test_device_idioms import IDIOMS, Outcome, on_device, simulated  # noqa: E402
 
 

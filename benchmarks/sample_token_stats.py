@@ -19,10 +19,10 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker import catalog  # noqa: E402
-from checker import spec as spec_api  # noqa: E402
+from checker.text import catalog  # noqa: E402
+from checker.judge import spec as spec_api  # noqa: E402
 from checker.specs import sample_token as spec  # noqa: E402
-from checker.worker import load_entry, reset_global_state  # noqa: E402
+from checker.judge.worker import load_entry, reset_global_state  # noqa: E402
 
 RIGHT = {"multinomial": "right_multinomial.py", "gumbel": "right_gumbel.py", "inverse_cdf": "right_inverse_cdf.py",
          "race": "right_exponential_race.py"}

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from checker import catalog  # noqa: E402  (import-light: no torch)
+from checker.text import catalog  # noqa: E402  (import-light: no torch)
 
 PY = sys.executable
 KATA = [PY, str(ROOT / "cli.py")]

@@ -40,7 +40,7 @@ print(json.dumps(latencies))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from checker import catalog  # noqa: E402  (no torch)
+from checker.text import catalog  # noqa: E402  (no torch)
 
 PY = sys.executable
 KATA = [PY, str(ROOT / "cli.py")]

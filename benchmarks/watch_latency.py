@@ -46,9 +46,9 @@ def warm(path: Path, kata_id: str, seed: int, runs: int, poll: bool) -> tuple[li
     """(save → verdict seconds, engine seconds) for `runs` saves under one watcher."""
     from rich.console import Console
 
-    from checker import catalog
-    from checker.state import Store
-    from checker.watch import KeyReader, Watcher
+    from checker.text import catalog
+    from checker.app.state import Store
+    from checker.app.watch import KeyReader, Watcher
 
     console = Console(file=io.StringIO(), width=100, force_terminal=False)
     watcher = Watcher(catalog.get(kata_id), path, Store(), console, KeyReader(None), device="cpu", seed=seed,
@@ -76,7 +76,7 @@ def warm(path: Path, kata_id: str, seed: int, runs: int, poll: bool) -> tuple[li
 
 
 def main() -> int:
-    from checker import catalog
+    from checker.text import catalog
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--katas", default=",".join(catalog.ids()), help="comma-separated kata ids (default: all)")

@@ -78,8 +78,8 @@ def shared_cases(spec, seed: int) -> list:
 
 
 def _draw():
-    """checker.spec.build_cases itself, also while run_check has put built_cases in its place."""
-    from checker import spec as spec_api
+    """checker.judge.spec.build_cases itself, also while run_check has put built_cases in its place."""
+    from checker.judge import spec as spec_api
 
     return getattr(spec_api.build_cases, "plain", spec_api.build_cases)
 
@@ -89,11 +89,12 @@ def run_check(path: Path, kata_id: str | None = None, seed: int = 1, case: str |
     """Check a file with the real engine, as `kata check` does (its cases drawn once per process: built_cases).
     name=False leaves out the naming of the mistake (a forked child that runs every known mistake on the failing
     cases), for a test that asks for the verdict alone and has the naming of the same file tested elsewhere."""
-    from checker import catalog, commands
-    from checker import spec as spec_api
-    from checker.engine import Request, _Run, check
-    from checker.state import Store
-    from checker.worker import Limits
+    from checker.text import catalog
+    from checker.app import commands
+    from checker.judge import spec as spec_api
+    from checker.judge.engine import Request, _Run, check
+    from checker.app.state import Store
+    from checker.judge.worker import Limits
 
     kata = catalog.get(kata_id) if kata_id else commands.resolve_target(str(path), None, Store()).kata
     plain, naming = spec_api.build_cases, _Run._name_mistakes

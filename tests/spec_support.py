@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.mistakes import roundtrip  # noqa: F401 — what the parent sees of a child's outcome
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.mistakes import roundtrip  # noqa: F401 — what the parent sees of a child's outcome
+from checker.judge.worker import load_entry
 from tests.conftest import built_cases
 
 CPU = torch.device("cpu")

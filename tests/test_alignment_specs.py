@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
 
 FUNCTION = SimpleNamespace(kind="function", outputs=("loss",), id="toy")
 
@@ -95,7 +95,7 @@ def test_cases_without_raises_run_as_before():
 
 from rich.cells import cell_len  # noqa: E402
 
-from checker import catalog  # noqa: E402
+from checker.text import catalog  # noqa: E402
 from checker.specs._align import aggregation_lines, leak_grid  # noqa: E402
 from tests.spec_support import cases as _cases, fresh, one_thread, reference_of, roundtrip, spec_of  # noqa: E402,F401
 

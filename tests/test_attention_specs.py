@@ -9,10 +9,10 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.results import Status
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.judge.results import Status
 from checker.specs import _attention as A
 from tests.conftest import CORPUS, run_check
 from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture

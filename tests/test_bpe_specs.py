@@ -10,11 +10,11 @@ import pytest
 import torch
 from rich.cells import cell_len
 
-from checker import catalog, i18n
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.mistakes import roundtrip
-from checker.worker import load_entry
+from checker.text import catalog, i18n
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.mistakes import roundtrip
+from checker.judge.worker import load_entry
 
 KATA = catalog.get("bpe")
 SPEC = importlib.import_module(KATA.spec_module)

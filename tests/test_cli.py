@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from checker import catalog
+from checker.text import catalog
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -45,7 +45,7 @@ def test_a_command_built_alone_is_the_command_built_with_the_rest(lang):
     import click
     import typer
 
-    from checker import i18n
+    from checker.text import i18n
 
     with i18n.speaking(lang):
         whole = typer.main.get_command(cli.make_app())
@@ -180,7 +180,7 @@ def test_unreadable_file_is_a_usage_error(workdir, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
-    from checker import static
+    from checker.judge import static
     from checker.errors import KataError
 
     with pytest.raises(KataError, match="Cannot read"):
@@ -244,7 +244,7 @@ def test_eight_checks_at_once_record_eight_entries(workdir):
              for seed in range(1, 9)]
     outputs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0] * 8, [err for _, err in outputs]
-    from checker.state import Store
+    from checker.app.state import Store
 
     checks = Store().events("gae", "check")
     assert sorted(int(e.detail.split()[-1]) for e in checks) == list(range(1, 9))
@@ -261,7 +261,7 @@ def test_a_built_wheel_carries_stubs_references_specs_and_the_cli(tmp_path):
     for k in catalog.KATAS:
         assert f"katas/{k.module}.py" in names and f"reference/{k.module}.py" in names, k.id
         assert f"checker/specs/{k.module}.py" in names, k.id
-    assert {"cli.py", "checker/render/masks.py", "checker/engine.py"} <= names
+    assert {"cli.py", "checker/app/render/masks.py", "checker/judge/engine.py"} <= names
     drills = {str(p.relative_to(ROOT)) for p in (ROOT / "content").glob("*/bugs/*.py")}  # what kata bug writes
     drills |= {str(p.relative_to(ROOT)) for p in (ROOT / "content").glob("*/bugs.toml")}
     assert drills and drills <= names, sorted(drills - names)

@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from checker import catalog, content, i18n
+from checker.text import catalog, content, i18n
 from tests.conftest import ROOT
 
 OTHER_LANGS = [lang for lang in i18n.LANGS if lang != i18n.ENGLISH]
@@ -54,7 +54,7 @@ def test_every_translation_exists_and_is_current(kata, lang):
     state = content.translation_state(english(kata), content.read_toml(kata.content_dir / f"{lang}.toml"))
     bad = {path: s for path, s in state.items() if s != "current"}
     assert not bad, (f"{kata.id} ({lang}): {len(bad)} text(s) missing or stale: {bad}. Translate them, then "
-                     f"`python -m checker.content stamp {kata.id} PATH...`")
+                     f"`python -m checker.text.content stamp {kata.id} PATH...`")
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGS)
@@ -199,7 +199,7 @@ def test_a_translation_made_from_older_english_is_not_shown(tmp_path):
 
 def test_the_parsed_file_cache_is_only_an_optimisation(tmp_path, monkeypatch):
     """Corrupt or unwritable, the cache is ignored; a file changed since it was kept is parsed again."""
-    from checker import tomlcache
+    from checker.text import tomlcache
 
     home = tmp_path / "home"
     monkeypatch.setenv("KATA_HOME", str(home))
@@ -227,7 +227,7 @@ def test_the_parsed_file_cache_is_only_an_optimisation(tmp_path, monkeypatch):
 
 def test_what_is_worked_out_from_files_is_kept_until_one_changes(tmp_path, monkeypatch):
     """memo: computed once, read back in a new process, computed again when a file changes, appears or goes."""
-    from checker import tomlcache
+    from checker.text import tomlcache
 
     monkeypatch.setenv("KATA_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(tomlcache, "_buckets", {})

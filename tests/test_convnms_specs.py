@@ -10,13 +10,13 @@ import pytest
 import torch
 from rich.cells import cell_len
 
-from checker import catalog, i18n
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.render.nms_picture import nms_picture
-from checker.spec import Outcome
-from checker.static import banned_uses
-from checker.worker import load_entry
+from checker.text import catalog, i18n
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.specs.pictures.nms import nms_picture
+from checker.judge.spec import Outcome
+from checker.judge.static import banned_uses
+from checker.judge.worker import load_entry
 
 PANEL = 56  # cells inside a report panel's border at COLUMNS=60
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import catalog
-from checker.results import Status
+from checker.text import catalog
+from checker.judge.results import Status
 from tests.conftest import CORPUS, run_check
 
 RIGHT = sorted(CORPUS.glob("*/right_*.py"))

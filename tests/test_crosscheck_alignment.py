@@ -36,9 +36,9 @@ import inspect
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.worker import load_entry
 
 SEEDS = (1, 77)
 

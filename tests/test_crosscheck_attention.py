@@ -8,10 +8,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.attention.bias import causal_lower_right
 
-from checker import catalog
+from checker.text import catalog
 from checker.specs._attention import linear_params, random_mask, zero_dead_rows_attention, zero_dead_rows_module
-from checker.spec import Inputs, Outcome
-from checker.worker import load_entry
+from checker.judge.spec import Inputs, Outcome
+from checker.judge.worker import load_entry
 
 CPU = torch.device("cpu")
 

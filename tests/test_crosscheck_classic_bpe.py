@@ -24,9 +24,9 @@ import random
 
 import pytest
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.worker import load_entry
 
 # ---------------------------------------------------------------- minbpe @1acefe8, transcribed
 

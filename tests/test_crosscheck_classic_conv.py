@@ -9,8 +9,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from checker import catalog
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge.worker import load_entry
 
 
 @pytest.fixture(autouse=True)

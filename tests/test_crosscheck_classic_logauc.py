@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 import torch
 
-from checker import catalog
+from checker.text import catalog
 from checker.specs.logistic_regression import smoothness
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 
 
 def _reference(kata_id):

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 import torch
 
-from checker import catalog
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge.worker import load_entry
 
 THRESHOLDS = (0.0, 0.25, 0.3, 0.5, 0.7, 1.0)
 

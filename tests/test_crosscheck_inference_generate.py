@@ -20,7 +20,7 @@ import torch
 
 transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
 
-from checker import catalog  # noqa: E402
+from checker.text import catalog  # noqa: E402
 from tests.spec_support import reference_of  # noqa: E402
 
 
@@ -98,7 +98,7 @@ def test_speculative_verify_matches_transformers_speculative_sampling(monkeypatc
     Measured: num_accepted identical in 625/625 rows (seeds 1 and 2, every case); the distribution the next
     token is drawn from, max abs difference 6.7e-16 (transformers takes the softmax of the logs)."""
     utils = pytest.importorskip("transformers.generation.utils")
-    from checker import spec as spec_api
+    from checker.judge import spec as spec_api
     from checker.specs import speculative_decoding as spec
     speculative_verify = reference_of(catalog.get("speculative-decoding"))
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from checker import catalog
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge.worker import load_entry
 
 transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
 from transformers import LlamaConfig  # noqa: E402

@@ -27,11 +27,11 @@ import warnings
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.mistakes import roundtrip
-from checker.spec import Outcome
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.mistakes import roundtrip
+from checker.judge.spec import Outcome
+from checker.judge.worker import load_entry
 
 ao = pytest.importorskip("torch.ao.quantization.observer", reason="torch.ao's observers are not available")
 

@@ -7,8 +7,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge.worker import load_entry
 
 
 @pytest.fixture(autouse=True)

@@ -14,10 +14,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from checker import catalog
-from checker import spec as spec_api
+from checker.text import catalog
+from checker.judge import spec as spec_api
 from checker.specs import _training
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 
 SEEDS = (1, 77, 2024)
 
@@ -135,7 +135,7 @@ def test_top_p_agrees_with_transformers(case, figures):
         figures["top-p vs transformers, tie-free cases identical"].append(0.0 if torch.equal(ours, theirs) else 1.0)
         assert torch.equal(ours, theirs), case.name
         return
-    from checker.codec import TensorValue
+    from checker.judge.codec import TensorValue
 
     value = TensorValue(theirs, str(theirs.dtype).removeprefix("torch."), tuple(theirs.shape), "cpu")
     reference = TensorValue(ours, str(ours.dtype).removeprefix("torch."), tuple(ours.shape), "cpu")

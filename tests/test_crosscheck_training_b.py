@@ -16,9 +16,9 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.worker import load_entry
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.worker import load_entry
 
 CPU = torch.device("cpu")
 SEEDS = (1, 77)

@@ -11,12 +11,12 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention.bias import causal_lower_right
 
-from checker import catalog
-from checker.results import Status
-from checker.spec import TOLERANCES
+from checker.text import catalog
+from checker.judge.results import Status
+from checker.judge.spec import TOLERANCES
 from checker.specs import rope as rope_spec
 from checker.specs.swiglu import weights
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 from tests.conftest import run_check
 
 transformers = pytest.importorskip("transformers")

@@ -18,9 +18,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from checker import catalog
+from checker.text import catalog
 from checker.specs._attention import causal, linear_params, random_mask
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 
 transformers = pytest.importorskip("transformers")
 from transformers import LlamaConfig  # noqa: E402

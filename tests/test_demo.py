@@ -14,11 +14,13 @@ import torch
 from rich.console import Console
 from typer.testing import CliRunner
 
-from checker import catalog, demo, static
-from checker import spec as spec_api
+from checker.text import catalog
+from checker.app import demo
+from checker.judge import static
+from checker.judge import spec as spec_api
 from checker.errors import KataError
-from checker.results import Status
-from checker.worker import load_entry
+from checker.judge.results import Status
+from checker.judge.worker import load_entry
 from tests.conftest import run_check, shared_cases
 
 WITH_MISTAKES = [k for k in catalog.KATAS if demo.mistakes_of(k)]

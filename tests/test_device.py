@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from checker import engine
-from checker.codec import TensorValue
-from checker.compare import compare_values
+from checker.judge import engine
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_values
 from checker.errors import KataError
 from tests.conftest import CORPUS, ROOT, run_check
 
@@ -58,7 +58,7 @@ def test_values_that_differ_only_by_summation_order_pass_at_float32_tolerance():
 def test_the_quick_numpy_verdict_agrees_with_the_full_comparison():
     """compare.py decides most right items in NumPy first; it says "close" exactly where torch's isclose
     (equal_nan, after the finite check) would, for every float dtype, NaN, inf and near-misses."""
-    from checker.compare import _compare_data, _float64_pair, _plainly_close
+    from checker.judge.compare import _compare_data, _float64_pair, _plainly_close
 
     g = torch.Generator().manual_seed(5)
     seen = {True: 0, False: 0}
@@ -89,8 +89,8 @@ def test_tf32_is_off_while_checking():
 
 
 def test_bench_times_the_learner_against_the_reference(tmp_path):
-    from checker import catalog
-    from checker.bench import bench
+    from checker.text import catalog
+    from checker.judge.bench import bench
 
     kata = catalog.get("gae")
     target = tmp_path / "gae.py"
@@ -137,13 +137,13 @@ def test_a_python_scalar_accumulator_is_not_a_device_bug(tmp_path):
 def _benched() -> list[str]:
     import importlib
 
-    from checker import catalog
+    from checker.text import catalog
 
     return [k.id for k in catalog.KATAS if hasattr(importlib.import_module(k.spec_module), "BENCH")]
 
 
 def test_every_kata_but_the_instant_masks_has_a_benchmark():
-    from checker import catalog
+    from checker.text import catalog
 
     instant = {"causal-mask", "offset-causal-mask", "sliding-window-mask"}  # built in microseconds at any size
     assert set(_benched()) == {k.id for k in catalog.KATAS} - instant
@@ -153,8 +153,8 @@ def test_every_kata_but_the_instant_masks_has_a_benchmark():
 def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
     import importlib
 
-    from checker import catalog
-    from checker.bench import bench
+    from checker.text import catalog
+    from checker.judge.bench import bench
 
     kata = catalog.get(kata_id)
     spec = importlib.import_module(kata.spec_module)
@@ -165,7 +165,7 @@ def test_every_benchmark_input_runs_the_reference(kata_id, tmp_path):
 
 
 def _simulated(fn, device="meta"):
-    from checker.devices import Simulation
+    from checker.judge.devices import Simulation
 
     with Simulation(device) as sim:
         value = fn()
@@ -191,7 +191,7 @@ def test_meta_simulation_labels_what_was_asked_for_meta():
     (lambda: torch.ones(3, device="meta") + torch.ones(3), "not on the expected device meta"),
 ])
 def test_meta_simulation_forbids_what_meta_forbids(fn, says):
-    from checker.devices import DeviceProblem
+    from checker.judge.devices import DeviceProblem
 
     with pytest.raises(DeviceProblem, match=says):
         _simulated(fn)
@@ -207,7 +207,7 @@ def _rendered(result) -> str:
 
     from rich.console import Console
 
-    from checker.render import report
+    from checker.app.render import report
 
     console = Console(width=100, record=True, color_system=None, file=io.StringIO(), highlight=False)
     console.print(report(result))
@@ -215,7 +215,7 @@ def _rendered(result) -> str:
 
 
 def test_a_device_bug_is_one_failed_device_problem_in_the_katas_own_terms(tmp_path):
-    from checker.results import Status
+    from checker.judge.results import Status
 
     target = tmp_path / "offset_causal_mask.py"
     target.write_text("# kata: offset-causal-mask\nimport torch\n"
@@ -238,7 +238,7 @@ def test_a_device_bug_is_one_failed_device_problem_in_the_katas_own_terms(tmp_pa
 
 
 def test_the_learners_own_exception_in_the_device_case_stays_an_error(tmp_path):
-    from checker.results import Status
+    from checker.judge.results import Status
 
     target = tmp_path / "gae.py"
     source = "# kata: gae\n" + (ROOT / "reference" / "gae.py").read_text()
@@ -266,8 +266,8 @@ def test_module_parameters_move_with_the_module_and_their_gradients_are_compared
     """mha's device case compares the gradients w.r.t. x and every parameter, all on the simulated GPU."""
     import importlib
 
-    from checker import catalog
-    from checker import spec as spec_api
+    from checker.text import catalog
+    from checker.judge import spec as spec_api
 
     kata = catalog.get("mha")
     spec = importlib.import_module(kata.spec_module)
@@ -281,15 +281,15 @@ def test_module_parameters_move_with_the_module_and_their_gradients_are_compared
     assert all(str(t.simulated_device) == "cuda:0" for t in outcome.value)
 
 
-@pytest.mark.parametrize("kata_id", [k.id for k in __import__("checker.catalog", fromlist=["KATAS"]).KATAS])
+@pytest.mark.parametrize("kata_id", [k.id for k in __import__("checker.text.catalog", fromlist=["KATAS"]).KATAS])
 def test_every_gradient_a_kata_compares_is_taken_on_the_simulated_gpu_too(kata_id):
     """The device case compares the same gradients as the CPU cases, and they are real tensors: a
     gradient taken after the simulation, against the aliases it reports, came out None for the reference
     and the learner alike (moe-router's did), so a wrong gradient passed there unseen."""
     import importlib
 
-    from checker import catalog
-    from checker import spec as spec_api
+    from checker.text import catalog
+    from checker.judge import spec as spec_api
     from tests.spec_support import fresh, reference_of
 
     kata = catalog.get(kata_id)
@@ -315,7 +315,7 @@ def test_the_simulation_loads_no_heavy_part_of_torch():
 
     probe = ("import sys, importlib, torch\n"
              f"sys.path.insert(0, {str(ROOT)!r})\n"
-             "from checker import catalog, spec\n"
+             "from checker.text import catalog\nfrom checker.judge import spec\n"
              "for kid, name in (('mha', 'device'), ('causal-mask', 'meta'), ('gae', 'device')):\n"
              "    kata = catalog.get(kid); module = importlib.import_module(kata.spec_module)\n"
              "    ref = importlib.util.spec_from_file_location('r' + kata.module, kata.reference_path)\n"
@@ -329,7 +329,7 @@ def test_the_simulation_loads_no_heavy_part_of_torch():
 
 def test_a_comparison_is_named_by_the_symbol_on_the_learners_line():
     """For `cpu <= gpu` Python calls the GPU tensor's __ge__ first (its class subclasses Tensor)."""
-    from checker.devices import DeviceProblem, Simulation
+    from checker.judge.devices import DeviceProblem, Simulation
 
     with pytest.raises(DeviceProblem) as raised, Simulation("cuda", {"device": "cuda"}):
         q = torch.arange(3)[:, None]
@@ -340,7 +340,7 @@ def test_a_comparison_is_named_by_the_symbol_on_the_learners_line():
 
 
 def test_the_simulation_leaves_torch_as_it_found_it():
-    from checker.devices import DeviceProblem, Simulation
+    from checker.judge.devices import DeviceProblem, Simulation
 
     with pytest.raises(DeviceProblem), Simulation("cuda"):
         torch.ones(2, device="cuda") + torch.ones(2)
@@ -350,13 +350,13 @@ def test_the_simulation_leaves_torch_as_it_found_it():
 
 def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_path, monkeypatch):
     """What makes watch's re-check fast: only the learner's child is forked again."""
-    from checker import catalog
+    from checker.text import catalog
 
     target = tmp_path / "gae.py"
     target.write_text("# kata: gae\n" + catalog.get("gae").reference_path.read_text())
     monkeypatch.setattr(engine, "_REFERENCE_CACHE", {})
     forks, here = [], []
-    from checker.runner import Children
+    from checker.judge.runner import Children
 
     real_fork = Children.fork
     named = lambda body: getattr(body, "func", body).__name__  # noqa: E731 — a learner's child is a partial of _learner
@@ -376,7 +376,7 @@ def test_a_second_check_with_the_same_seed_reuses_the_references_answers(tmp_pat
 def test_a_module_already_on_the_device_is_not_moved_again():
     """spec._call moves the learner's module with .to(device) only when that could change something: a parameter or
     buffer elsewhere, or a module with its own `to` or `_apply` (which may move more than its tensors)."""
-    from checker.spec import _elsewhere
+    from checker.judge.spec import _elsewhere
 
     cpu = torch.device("cpu")
     plain = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.LayerNorm(3))

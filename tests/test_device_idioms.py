@@ -1,4 +1,4 @@
-"""The device simulation (checker/devices.py) against real devices, idiom by idiom.
+"""The device simulation (checker/judge/devices.py) against real devices, idiom by idiom.
 
 Each idiom is a few lines a learner writes, over a case's tensors (`rewards`, `values`, `dones`,
 `x`) and, like the mask katas, the `device` they live on. A *right* idiom works on a GPU and leaves
@@ -20,7 +20,7 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker.devices import DeviceProblem, Simulation
+from checker.judge.devices import DeviceProblem, Simulation
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,11 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from checker import catalog, drills, mistakes, practice
-from checker.results import Status
-from checker.state import Event, Store
+from checker.text import catalog
+from checker.app import drills, practice
+from checker.judge import mistakes
+from checker.judge.results import Status
+from checker.app.state import Event, Store
 from tests.conftest import ROOT, run_check
 
 DRILL_FILES = sorted(catalog.CONTENT_DIR.glob(f"*/{drills.BUGS}/*.py"))
@@ -273,7 +275,7 @@ def test_a_session_of_three_drills(tmp_path):
 
 
 def commands_file_of(kata_id: str):
-    from checker import commands
+    from checker.app import commands
 
     return commands.file_of(catalog.get(kata_id), Store())
 
@@ -344,8 +346,8 @@ def test_the_screens_fit_in_both_languages(lang, columns, tmp_path):
 def test_kata_watch_hides_the_name_and_climbs_the_drill_ladder(tmp_path, monkeypatch):
     from rich.console import Console
 
-    from checker import drilling
-    from checker.watch import KeyReader, Watcher
+    from checker.app import drilling
+    from checker.app.watch import KeyReader, Watcher
 
     monkeypatch.chdir(tmp_path)
     store = Store()

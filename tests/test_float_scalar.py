@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from checker import codec
-from checker.compare import compare_item, compare_values
-from checker.spec import Family, Inputs, Case
+from checker.judge import codec
+from checker.judge.compare import compare_item, compare_values
+from checker.judge.spec import Family, Inputs, Case
 
 
 def _case(x):

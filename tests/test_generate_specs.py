@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.mistakes import roundtrip
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.mistakes import roundtrip
 from checker.specs import greedy_generate as spec
 from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, free_run
 from tests.spec_support import reference_of

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from checker.state import INTERVIEW, Event, Store
+from checker.app.state import INTERVIEW, Event, Store
 from cli import app
 from tests.conftest import ROOT
 
 WRITER = r"""
 import os, sys, time
 sys.path.insert(0, {root!r})
-from checker.state import Event, Store
+from checker.app.state import Event, Store
 who, n, go = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 while not os.path.exists(go):  # every writer starts at the same moment
     time.sleep(0.001)

@@ -20,7 +20,7 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from checker import catalog, i18n
+from checker.text import catalog, i18n
 from tests.conftest import ROOT
 from tests.test_render_golden import WRONG
 
@@ -127,7 +127,7 @@ def test_a_kata_error_in_chinese(tmp_path):
 @pytest.mark.parametrize("width", (30, 40, 60, 80, 200))
 @pytest.mark.parametrize("interview", (False, True), ids=("watch", "interview"))
 def test_the_status_line_fits_in_chinese(width, interview):
-    from checker.watch import Interview, Watcher
+    from checker.app.watch import Interview, Watcher
 
     out = io.StringIO()
     running = Interview("session", deadline=1000.0 + 754, started=900.0) if interview else None

@@ -19,8 +19,9 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from checker import catalog, checking, commands, i18n, practice
-from checker.state import Event, Store
+from checker.text import catalog, i18n
+from checker.app import checking, commands, practice
+from checker.app.state import Event, Store
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -270,7 +271,7 @@ def test_no_message_says_s_in_brackets_for_a_plural():
 def test_streak_and_interview_counts_read_as_english():
     from rich.console import Console
 
-    from checker import views
+    from checker.app import views
 
     now = 1_700_000_000.0
     console = Console(width=200, record=True)
@@ -292,8 +293,8 @@ def test_a_file_judged_from_its_text_never_imports_torch_and_names_the_device(tm
     path.write_text(text)
     script = (f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
               "from pathlib import Path\n"
-              "from checker import catalog, checking\n"
-              "from checker.state import Store\n"
+              "from checker.text import catalog\nfrom checker.app import checking\n"
+              "from checker.app.state import Store\n"
               f"done = checking.check(catalog.get('gae'), Path({str(path)!r}), Store(), seed=5)\n"
               "assert 'torch' not in sys.modules, 'torch was imported'\n"
               "print(done.result.status.value, done.result.device, done.result.message.splitlines()[0])\n")
@@ -302,7 +303,7 @@ def test_a_file_judged_from_its_text_never_imports_torch_and_names_the_device(tm
     assert out.returncode == 0, out.stderr
     status, device, message = out.stdout.split(" ", 2)
     assert device in ("cpu", "cuda", "mps") and verdict in message
-    from checker.engine import Request, check, resolve_device
+    from checker.judge.engine import Request, check, resolve_device
 
     engine = check(Request(catalog.get("gae"), path, seed=5))  # the verdict is the engine's, word for word
     assert (engine.status.value, engine.message.splitlines()[0]) == (status, message.strip())
@@ -390,7 +391,7 @@ def test_torch_is_bounded_below_only():
 
 @pytest.mark.parametrize("readme, count", [("README.md", "{n} katas in"), ("README.zh-CN.md", "{n} 道题")])
 def test_the_readme_lists_every_kata_once_with_its_entry_point(readme, count):
-    from checker import catalog
+    from checker.text import catalog
 
     text = (ROOT / readme).read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([a-z0-9-]+)` \| `(\w+)`", text, re.M)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from checker.results import Status
+from checker.judge.results import Status
 from tests.conftest import ROOT, run_check
 
 REFERENCE = ROOT / "reference" / "gae.py"
@@ -235,15 +235,15 @@ def test_kata_own_lazy_imports_work_while_the_learners_code_runs(tmp_path, monke
     tracker does) that imports a module of kata's lazily, with the learner's frames below it."""
     from torch.overrides import TorchFunctionMode
 
-    from checker import spec as spec_api
+    from checker.judge import spec as spec_api
 
     gae_spec = importlib.import_module(GAE_SPEC)
-    monkeypatch.delitem(sys.modules, "checker.bench", raising=False)  # so the child has to read it from disk
+    monkeypatch.delitem(sys.modules, "checker.judge.bench", raising=False)  # so the child has to read it from disk
 
     class LazyMode(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             if func is torch.zeros_like:  # called by the learner's function, not by kata's set-up around it
-                importlib.import_module("checker.bench")
+                importlib.import_module("checker.judge.bench")
             return func(*args, **(kwargs or {}))
 
     def call(kata, entry, inputs, device, track_device=False):
@@ -323,7 +323,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
 def test_a_detached_grandchild_neither_delays_the_verdict_nor_outlives_the_check(tmp_path, escape, pidfd, monkeypatch):
     if not pidfd:  # where there is no pidfd (Linux before 5.3, other systems) the parent polls for the child's end
-        monkeypatch.setattr("checker.runner._pidfd", lambda pid: -1)
+        monkeypatch.setattr("checker.judge.runner._pidfd", lambda pid: -1)
     marker = tmp_path / "grandchild"
     target = _learner(tmp_path, escape.format(marker=str(marker)) + RIGHT)
     started = time.monotonic()
@@ -357,7 +357,7 @@ def test_processes_this_process_already_had_are_left_alone(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and a child subreaper are Linux's")
 def test_many_checks_in_one_process_leak_nothing(tmp_path):
     """A pytest worker, or `kata watch`, checks again and again: no descriptor, child or flag is left over."""
-    from checker.runner import _PR_GET_CHILD_SUBREAPER, _children_of, _prctl_get
+    from checker.judge.runner import _PR_GET_CHILD_SUBREAPER, _children_of, _prctl_get
 
     def state():
         return sorted(os.listdir("/proc/self/fd")), sorted(_children_of(os.getpid())), _prctl_get(_PR_GET_CHILD_SUBREAPER)

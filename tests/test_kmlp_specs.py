@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from rich.cells import cell_len
 
-from checker import catalog, i18n
-from checker import spec as spec_api
-from checker.results import Status
-from checker.worker import load_entry
+from checker.text import catalog, i18n
+from checker.judge import spec as spec_api
+from checker.judge.results import Status
+from checker.judge.worker import load_entry
 from tests.test_mistakes import _one_thread  # noqa: F401 — its autouse fixture, here too
 
 
@@ -28,7 +28,7 @@ from tests.test_mistakes import _one_thread  # noqa: F401 — its autouse fixtur
 def test_a_float_result_has_one_signature_however_it_is_returned():
     """A wrongly shaped item is matched by signatures, the float loss among them: a Python float, a NumPy
     scalar and a 0-dim array are the same float (mlp's bias gradients not reduced, returned beside np.mean)."""
-    from checker import codec, mistakes
+    from checker.judge import codec, mistakes
 
     def decoded(value):
         buffers: list[bytes] = []
@@ -42,7 +42,7 @@ def test_a_float_result_has_one_signature_however_it_is_returned():
 def test_an_overflowed_float_result_matches_whether_inf_or_nan():
     """No max shift gives a loss of inf (log of an inf sum) or NaN (log of inf/inf), by the order of
     operations: the namer matches them alike, as it does inside arrays."""
-    from checker import codec, mistakes
+    from checker.judge import codec, mistakes
 
     buffers: list[bytes] = []
     nan = codec.decode(codec.encode(np.float32("nan"), buffers), buffers)
@@ -121,7 +121,7 @@ def test_returning_init_centroids_itself_is_said_and_a_copy_passes(tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_scatter_fits_60_columns_and_shows_both_assignments(lang):
-    from checker.render.scatter import kmeans_scatter
+    from checker.specs.pictures.scatter import kmeans_scatter
 
     rng = np.random.default_rng(0)
     X = np.concatenate([rng.normal(-3, 0.5, (10, 3)), rng.normal(3, 0.5, (10, 3))])
@@ -142,7 +142,7 @@ def test_the_scatter_fits_60_columns_and_shows_both_assignments(lang):
 
 
 def test_a_failing_kmeans_report_carries_the_scatter_once(tmp_path):
-    from checker import demo
+    from checker.app import demo
 
     mistake = next(m for m in _kmeans_spec().MISTAKES if m.key == "stale_labels")
     result = _check(demo.variant_source(KMEANS, mistake), tmp_path, "max_iter_1")

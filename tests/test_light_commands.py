@@ -2,7 +2,7 @@
 
 Each language runs every command in one fresh interpreter, through `cli.main` as the console script does. A
 check of sys.modules after each command names the first command that left torch (or numpy) imported, whichever
-module pulled it in (a spec, checker.engine, …); later commands would find it already there, so the first culprit
+module pulled it in (a spec, checker.judge.engine, …); later commands would find it already there, so the first culprit
 is what a failure names. One interpreter per language keeps this to two torch-free starts.
 """
 from __future__ import annotations

@@ -6,9 +6,9 @@ from __future__ import annotations
 import torch
 import torch.nn as nn
 
-from checker import catalog
-from checker.engine import _Run  # noqa: F401 — the engine's compare is what the report uses
-from checker.spec import Outcome
+from checker.text import catalog
+from checker.judge.engine import _Run  # noqa: F401 — the engine's compare is what the report uses
+from checker.judge.spec import Outcome
 from tests.spec_support import CPU, cases, family, fresh, reference_of, roundtrip, spec_of
 
 KATA = catalog.get("llama-block")
@@ -140,7 +140,7 @@ def test_the_raising_cases_accept_either_error_and_fail_a_layer_that_builds():
         expected = SPEC.expected(KATA, reference_of(KATA), fresh(case.inputs), CPU)
         assert expected[0].value == "raised AssertionError"
         assert _run(Raises, case).value == "raised AssertionError"  # either error reads alike
-        from checker.compare import compare_outcome
+        from checker.judge.compare import compare_outcome
         assert compare_outcome(KATA, SPEC, case, expected[0], _run(NoChecks, case))[0].kind == "raises"
 
 

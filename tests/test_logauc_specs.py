@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.engine import _inputs_info
-from checker.results import Status
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.engine import _inputs_info
+from checker.judge.results import Status
 from checker.specs import logistic_regression as lr_spec
 from checker.specs import roc_auc as auc_spec
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 from tests.conftest import run_check
 
 SATURATED = ("huge_logits", "huge_logits_float32", "separable_scale_20")  # short or saturated runs: no 1/L bound

@@ -20,11 +20,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from checker import catalog, demo, mistakes
-from checker import spec as spec_api
-from checker.engine import _Run
-from checker.results import CaseResult, Problem, Status
-from checker.worker import Limits, load_entry, reset_global_state
+from checker.text import catalog
+from checker.app import demo
+from checker.judge import mistakes
+from checker.judge import spec as spec_api
+from checker.judge.engine import _Run
+from checker.judge.results import CaseResult, Problem, Status
+from checker.judge.worker import Limits, load_entry, reset_global_state
 from tests.conftest import CORPUS, run_check, shared_cases
 
 CPU = torch.device("cpu")
@@ -114,7 +116,7 @@ def name_in_process(kata, entry, seed: int, random_draws: int | None = None) -> 
         if not failing:
             return None, results
         inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
-        # as checker.mistakes.name_mistakes does: further failing cases settle a tie between variants
+        # as checker.judge.mistakes.name_mistakes does: further failing cases settle a tie between variants
         # (bpe's one-pass and newest-first encodes part only where merges chain), crashes are evidence
         index = mistakes.explain(run, tuple(spec.MISTAKES), failing, mistakes.examined_passing(run, results), inplace,
                                  mistakes.further_failing(run, results, failing), mistakes.examined_crashing(run, results))

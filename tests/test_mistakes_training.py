@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from checker import catalog, mistakes
-from checker.results import Status
+from checker.text import catalog
+from checker.judge import mistakes
+from checker.judge.results import Status
 from tests.conftest import CORPUS
 from tests.test_mistakes import DRAWS, _one_thread, check_in_process, declared_mistake, load, spec_of, written_out  # noqa: F401
 
@@ -92,8 +93,8 @@ def test_top_p_draws_the_cut_of_the_first_failing_row(lang, monkeypatch):
     verdicts, and the crossing token marked; every line fits a 60-column report box."""
     from rich.cells import cell_len
 
-    from checker import i18n
-    from checker.render.nucleus import nucleus_picture
+    from checker.text import i18n
+    from checker.specs.pictures.nucleus import nucleus_picture
 
     monkeypatch.setattr(i18n, "language", lambda: lang, raising=False)
     monkeypatch.setenv("KATA_LANG", lang)

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from checker import catalog, mistakes
-from checker import spec as spec_api
-from checker.engine import _Run
-from checker.results import CaseResult, LearnerError, Status
-from checker.worker import Limits, reset_global_state
+from checker.text import catalog
+from checker.judge import mistakes
+from checker.judge import spec as spec_api
+from checker.judge.engine import _Run
+from checker.judge.results import CaseResult, LearnerError, Status
+from checker.judge.worker import Limits, reset_global_state
 from tests import test_mistakes as tm
 from tests.conftest import CORPUS, run_check
 
@@ -228,7 +229,7 @@ def test_gqa_minus_inf_is_named_in_float64_too():
 
 
 def test_a_half_precision_dtype_clash_gets_a_hint():
-    from checker.worker import describe_error
+    from checker.judge.worker import describe_error
 
     try:
         torch.ones(2, 2, dtype=torch.float16) @ torch.ones(2, 2)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from checker import catalog
-from checker.state import Event, Store
+from checker.text import catalog
+from checker.app.state import Event, Store
 from tests.conftest import ROOT
 
 COMMANDS = ("list", "start", "check", "watch", "hint", "reveal", "followup", "cases", "stats", "next", "interview",
@@ -164,7 +164,7 @@ def test_list_stats_next_and_interview_agree(here):
                   *[Event("attention", "check", now + i, verdict="fail", detail="seed 1; watch w1") for i in range(9)],
                   Event("attention", "check", now + 20, verdict="pass", detail="seed 1; watch w1")):
         store.record(event)
-    from checker import practice
+    from checker.app import practice
 
     table = practice.progress_all(store.events())
     assert [table[k].status for k in ("gae", "mha", "softmax", "attention")] == ["mastered", "revealed", "attempted",
@@ -227,8 +227,8 @@ def test_reproduce_commands_reproduce(here):
 
 
 def test_watch_keeps_the_diagnosis_on_a_short_screen():
-    from checker.render import report
-    from checker.watch import fit
+    from checker.app.render import report
+    from checker.app.watch import fit
     from tests.golden.cases import CASES
 
     result = CASES["gae_done"]().result
@@ -253,7 +253,7 @@ def test_list_never_cuts_an_id_or_a_status(columns, here):
 
 
 def test_the_interview_status_line_fits_the_terminal():
-    from checker.watch import status_line
+    from checker.app.watch import status_line
 
     parts = ["04:59 left", "watching a_rather_long_file_name_for_a_kata.py (seed 12345)", "save to re-check",
              "h hint · r re-run · q quit"]

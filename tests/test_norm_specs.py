@@ -11,10 +11,11 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, static
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.results import Status
+from checker.text import catalog
+from checker.judge import static
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.judge.results import Status
 from checker.specs import _norm
 from tests.conftest import CORPUS, run_check
 from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
@@ -150,7 +151,7 @@ def test_the_reference_matches_none_of_its_mistakes_on_random_cases(kata_id):
 
 
 def _named(kata_id, case, fn):
-    """What the report would say `fn` looks like on this case: as checker/mistakes.py decides, the first
+    """What the report would say `fn` looks like on this case: as checker/judge/mistakes.py decides, the first
     declared mistake that is wrong on the case and whose output matches fn's."""
     kata, spec = catalog.get(kata_id), _spec(kata_id)
     got = _roundtrip(spec.call(kata, fn, _fresh(case.inputs), CPU))

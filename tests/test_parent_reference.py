@@ -1,6 +1,6 @@
 """On CPU the check's parent computes the reference's answers while the learner's child runs (issue 23): it must leave
 nothing of the reference behind for a child forked later (kata watch's next check; its learner's child cannot walk
-gc.get_objects() either, checker.seal refuses it), and the answers must be the ones the reference's own child gives."""
+gc.get_objects() either, checker.judge.seal refuses it), and the answers must be the ones the reference's own child gives."""
 from __future__ import annotations
 
 import gc
@@ -12,8 +12,9 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, engine
-from checker import spec as spec_api
+from checker.text import catalog
+from checker.judge import engine
+from checker.judge import spec as spec_api
 from tests.conftest import ROOT, run_check
 
 REFERENCE = str(ROOT / "reference")

@@ -12,9 +12,10 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from checker import catalog, commands, practice
+from checker.text import catalog
+from checker.app import commands, practice
 from checker.errors import KataError
-from checker.state import Event, Store
+from checker.app.state import Event, Store
 from cli import app
 from tests.conftest import ROOT
 

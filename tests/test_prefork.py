@@ -1,4 +1,4 @@
-"""`kata check` run as a program checks in a worker forked before typer is imported (checker/prefork.py): the
+"""`kata check` run as a program checks in a worker forked before typer is imported (checker/app/prefork.py): the
 same verdicts, reports and exit codes as a check in one process, torch never in the first process, no worker
 left behind when no check runs, and Ctrl-C or a worker that dies ending everything with a clear word."""
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import catalog, prefork
+from checker.text import catalog
+from checker.app import prefork
 from checker.errors import KataError
 from tests.conftest import ROOT
 
@@ -32,7 +33,7 @@ def said():
         json.dump({{"torch": "torch" in sys.modules, "worker": prefork._worker is not None, "left": left}}, out)
 
 atexit.register(said)  # registered first: runs after prefork's own clean-up
-from checker import prefork
+from checker.app import prefork
 from cli import main
 main()
 """

@@ -1,4 +1,4 @@
-"""int8-quant's comparison rule (checker/rounding.py, the spec's compare and matches hooks), its families,
+"""int8-quant's comparison rule (checker/specs/_rounding.py, the spec's compare and matches hooks), its families,
 its report and its bans: each test is built to fail if the rule were looser or stricter than the contract.
 """
 from __future__ import annotations
@@ -9,10 +9,12 @@ import copy
 import pytest
 import torch
 
-from checker import catalog, rounding, static
-from checker import spec as spec_api
-from checker.mistakes import roundtrip
-from checker.spec import Outcome
+from checker.text import catalog
+from checker.specs import _rounding as rounding
+from checker.judge import static
+from checker.judge import spec as spec_api
+from checker.judge.mistakes import roundtrip
+from checker.judge.spec import Outcome
 from tests.spec_support import family, one_thread, reference_of, spec_of  # noqa: F401 — one_thread is autouse
 
 KATA = catalog.get("int8-quant")
@@ -335,7 +337,7 @@ def _reciprocal_truncation(x, dim=None, symmetric=True):
 
 
 def test_the_namer_uses_the_matches_hook(monkeypatch):
-    """Through the engine's namer (checker/mistakes.py): named with the hook; without it, exact equality of the
+    """Through the engine's namer (checker/judge/mistakes.py): named with the hook; without it, exact equality of the
     codes tells the reciprocal truncation from the variant's, and nothing is named."""
     from tests.test_mistakes import name_in_process
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from checker import catalog
-from checker.results import Status
+from checker.text import catalog
+from checker.judge.results import Status
 from tests.conftest import ROOT, run_check
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "broken").glob("*.py"))
@@ -158,8 +158,8 @@ def test_the_shaped_fixtures_hold_the_bytes_they_are_about():
 
 
 def test_a_file_with_a_byte_order_mark_is_found_by_its_kata_line(tmp_path):
-    from checker import commands
-    from checker.state import Store
+    from checker.app import commands
+    from checker.app.state import Store
 
     target = tmp_path / "my_attempt.py"  # no kata is called that: only the '# kata:' line names it
     target.write_bytes((BROKEN / "utf8_bom_crlf.py").read_bytes())
@@ -194,7 +194,7 @@ def test_top_level_prints_are_captured_and_shown(tmp_path):
 
 @pytest.mark.parametrize("kata_id", ["gae", "mha"])
 def test_the_stub_is_not_implemented_yet(tmp_path, kata_id):
-    from checker import catalog
+    from checker.text import catalog
 
     kata = catalog.get(kata_id)
     target = tmp_path / kata.filename

@@ -15,8 +15,8 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from checker.render import report
-from checker.results import Status
+from checker.app.render import report
+from checker.judge.results import Status
 from tests.conftest import run_check
 from tests.golden.cases import CASES, CHINESE, ZH_WIDTHS, render
 
@@ -256,7 +256,7 @@ def _text(result) -> str:
 
 @pytest.mark.parametrize("kata_id", sorted(WRONG))
 def test_a_real_failure_shows_its_picture(kata_id, tmp_path):
-    from checker import catalog
+    from checker.text import catalog
 
     kata = catalog.get(kata_id)
     why, body = WRONG[kata_id]
@@ -271,7 +271,7 @@ def test_a_real_failure_shows_its_picture(kata_id, tmp_path):
 
 
 def test_a_figure_that_fails_to_draw_leaves_the_report_whole(monkeypatch):
-    from checker.render import masks
+    from checker.app.render import masks
 
     def broken(self, console, options):
         raise ValueError("a bug in a figure")
@@ -334,7 +334,7 @@ def test_a_differing_pair_prints_digits_that_differ(name):
 
 
 def test_a_real_float32_leak_in_float64_is_named_as_precision(tmp_path):
-    from checker import catalog
+    from checker.text import catalog
 
     kata = catalog.get("gae")
     path = tmp_path / kata.filename

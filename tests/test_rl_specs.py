@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from checker import catalog
-from checker import spec as spec_api
-from checker.compare import compare_outcome
+from checker.text import catalog
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
 from tests.spec_support import (
     reference_of as _reference,
     roundtrip as _roundtrip,

@@ -12,15 +12,16 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from checker import catalog, static
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.results import Status
+from checker.text import catalog
+from checker.judge import static
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.judge.results import Status
 from checker.specs import _flash
 from checker.specs import flash_attention as flash_spec
 from checker.specs import rope as rope_spec
 from checker.specs import swiglu as swiglu_spec
-from checker.worker import load_entry
+from checker.judge.worker import load_entry
 from tests.conftest import CORPUS, run_check
 from tests.spec_support import (  # noqa: F401 — one_thread: an autouse fixture
     cases as _cases,
@@ -82,7 +83,7 @@ def _judge(kata_id, case, fn) -> list:
 
 
 def _named(kata_id, case, got):
-    """The mistake the report would name for this output on this case (checker/mistakes.py's rule), or None."""
+    """The mistake the report would name for this output on this case (checker/judge/mistakes.py's rule), or None."""
     kata, spec = catalog.get(kata_id), _spec(kata_id)
     right = _expected(kata_id, case)
     for mistake in spec.MISTAKES:

@@ -1,5 +1,5 @@
-"""sample-token and sinusoidal-pe (inference family): the χ² rule (checker/stats.py), the generator stand-in
-of the simulated GPU (checker/devices.py), the namer's `matches` hook for random answers, and both
+"""sample-token and sinusoidal-pe (inference family): the χ² rule (checker/specs/_stats.py), the generator stand-in
+of the simulated GPU (checker/judge/devices.py), the namer's `matches` hook for random answers, and both
 katas' mistakes named as themselves (written out, in the wrong corpus and in the drills)."""
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ import pytest
 import torch
 from rich.cells import cell_len
 
-from checker import catalog, demo, i18n, stats
-from checker import spec as spec_api
-from checker.devices import DeviceProblem, Simulation, VirtualGenerator
-from checker.results import Status
+from checker.text import catalog, i18n
+from checker.app import demo
+from checker.specs import _stats as stats
+from checker.judge import spec as spec_api
+from checker.judge.devices import DeviceProblem, Simulation, VirtualGenerator
+from checker.judge.results import Status
 from tests.conftest import CORPUS
 from tests.test_mistakes import declared_mistake, load, name_in_process
 
@@ -130,7 +132,7 @@ def _stat_case(name="temperature_0_7", seed=1):
 
 
 def _outcome(fn, case):
-    from checker import mistakes
+    from checker.judge import mistakes
 
     return mistakes.roundtrip(spec_of(SAMPLE).call(SAMPLE, fn, case.inputs, torch.device("cpu")))
 
@@ -147,7 +149,7 @@ def test_the_rule_accepts_every_right_sampler_and_rejects_a_wrong_one():
 
 
 def _outcome_expected(case):
-    from checker import mistakes
+    from checker.judge import mistakes
 
     spec = spec_of(SAMPLE)
     return mistakes.roundtrip(spec.expected(SAMPLE, None, case.inputs, torch.device("cpu"))[0])
@@ -250,19 +252,19 @@ def test_the_textbook_float32_code_passes_far_out_and_half_angles_do_not():
     spec = spec_of(PE)
     cases = {c.name: c for c in spec_api.build_cases(spec, 1)}
     textbook = load(CORPUS / "sinusoidal_pe" / "right_annotated_transformer.py", PE)
-    from checker import mistakes
+    from checker.judge import mistakes
 
     for name in ("start_pos_3000", "start_pos_4000_one_row", "table_2048_by_512", "float16_at_600"):
         case = cases[name]
         expected = [mistakes.roundtrip(spec_api.call(PE, load(PE.reference_path, PE), case.inputs, torch.device("cpu")))]
         got = mistakes.roundtrip(spec_api.call(PE, textbook, case.inputs, torch.device("cpu")))
-        from checker.compare import compare_outcome
+        from checker.judge.compare import compare_outcome
 
         assert compare_outcome(PE, spec, case, expected[0], got) == [], name
     case = cases["float16_at_600"]
     expected = mistakes.roundtrip(spec_api.call(PE, load(PE.reference_path, PE), case.inputs, torch.device("cpu")))
     got = mistakes.roundtrip(spec_api.call(PE, spec.half_angles, case.inputs, torch.device("cpu")))
-    from checker.compare import compare_outcome
+    from checker.judge.compare import compare_outcome
 
     assert compare_outcome(PE, spec, case, expected, got)
 

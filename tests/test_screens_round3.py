@@ -12,9 +12,9 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from checker import i18n
-from checker.render import report
-from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
+from checker.text import i18n
+from checker.app.render import report
+from checker.judge.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
 
 WIDTHS = (60, 80, 200)
 
@@ -68,7 +68,7 @@ def test_a_multi_line_crash_message_is_printed_once():
 
 def test_an_inf_scalar_says_inf_and_scalar_not_the_largest_float_and_an_empty_index():
     torch = pytest.importorskip("torch")
-    from checker.compare import _compare_data
+    from checker.judge.compare import _compare_data
 
     for lang in ("en", "zh"):
         with i18n.speaking(lang):
@@ -84,7 +84,7 @@ def test_an_inf_scalar_says_inf_and_scalar_not_the_largest_float_and_an_empty_in
 
 def test_a_tensors_first_nonfinite_value_still_has_its_index():
     torch = pytest.importorskip("torch")
-    from checker.compare import _compare_data
+    from checker.judge.compare import _compare_data
 
     [problem] = _compare_data("out", torch.zeros(3, dtype=torch.float64),
                               torch.tensor([0.0, float("nan"), 0.0], dtype=torch.float64), 1e-4, 1e-5)
@@ -92,8 +92,8 @@ def test_a_tensors_first_nonfinite_value_still_has_its_index():
 
 
 def test_integer_arguments_print_as_integers():
-    from checker.render.scalars import scalar_table
-    from checker.render.values import num
+    from checker.app.render.scalars import scalar_table
+    from checker.app.render.values import num
 
     assert num(-100, 4) == "-100" and num(3) == "3" and num(0.5, 4) == "0.5000" and num(True) == "T"
     problem = Problem("values", "loss", "loss differs", Mismatch(1, 1, 0.1, (), 0.1, (), 1e-4, 1e-5, ((), 1.0, 1.1)),
@@ -108,7 +108,7 @@ def test_integer_arguments_print_as_integers():
 
 
 def test_fold_breaks_at_a_space_and_keeps_every_character():
-    from checker.views import fold
+    from checker.app.views import fold
 
     line = "        assert advantages.shape == (G,), f'advantages should be [{G}], got {tuple(advantages.shape)}'"
     for room in (20, 37, 50, 80):
@@ -124,8 +124,8 @@ def test_fold_breaks_at_a_space_and_keeps_every_character():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_reveal_has_a_title_line_and_folds_between_words(lang):
-    from checker import catalog
-    from checker.views import reference
+    from checker.text import catalog
+    from checker.app.views import reference
 
     kata = catalog.get("grpo-loss")
     source = kata.reference_path.read_text()
@@ -145,7 +145,7 @@ def test_reveal_has_a_title_line_and_folds_between_words(lang):
 
 
 def test_paragraphs_join_hard_wrapped_lines_and_keep_code_and_blank_lines():
-    from checker.views import paragraphs
+    from checker.app.views import paragraphs
 
     source = ("\nGAE is an average: A = Σ_l\n(γλ)^l δ_{t+l} (eq. 16).\n\nA second paragraph\nends here:\n"
               "    A[t] = delta[t] + gamma * lam * A[t + 1]\n    return A\nthen prose again\n```\nx = 1\ny = 2\n```\n")
@@ -158,8 +158,8 @@ def test_paragraphs_join_hard_wrapped_lines_and_keep_code_and_blank_lines():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_followup_answers_wrap_once_at_the_screens_width(lang):
-    from checker import catalog
-    from checker.views import followups
+    from checker.text import catalog
+    from checker.app.views import followups
 
     kata = catalog.get("gae")
     for width in WIDTHS:
@@ -182,8 +182,8 @@ def test_followup_answers_wrap_once_at_the_screens_width(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_list_keeps_a_title_at_every_width_and_drops_best_and_last_first(lang):
-    from checker import catalog
-    from checker.views import kata_list
+    from checker.text import catalog
+    from checker.app.views import kata_list
 
     with i18n.speaking(lang):
         heads = {name: i18n.tr(name) for name in ("title", "topic", "level", "best", "last practised")}
@@ -213,7 +213,7 @@ def test_list_stays_light():
     import subprocess
     import sys
 
-    probe = "import sys; from checker import views; views.kata_list([], 80, None); print('torch' in sys.modules)"
+    probe = "import sys; from checker.app import views; views.kata_list([], 80, None); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == "False"
 
@@ -261,7 +261,7 @@ def test_one_mistake_over_many_outputs_is_a_few_lines_not_twenty_five(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_failing_families_take_at_most_two_lines(lang):
-    from checker.render import FamilyLine
+    from checker.app.render import FamilyLine
 
     rope = [("start_pos_zero", 1, 1)] + [(f"family_number_{k}", 1, 0) for k in range(27)] + [("random", 75, 0)]
     for width in WIDTHS:
@@ -284,8 +284,8 @@ def test_failing_families_take_at_most_two_lines(lang):
 
 def watch_screen(name: str, width: int, height: int, lang: str = "en") -> list[str]:
     """What `kata watch` draws for a golden report on a `width`×`height` terminal (the status line aside)."""
-    from checker.render import brief, whole_command
-    from checker.watch import fit
+    from checker.app.render import brief, whole_command
+    from checker.app.watch import fit
     from tests.golden.cases import CASES
 
     console = Console(width=width, height=height, file=io.StringIO(), color_system=None, highlight=False)
@@ -331,7 +331,7 @@ def test_watch_reads_the_terminals_real_height_not_a_stale_lines(monkeypatch):
     import struct
     import termios
 
-    from checker.watch import screen_size
+    from checker.app.watch import screen_size
 
     master, slave = pty.openpty()
     try:
@@ -349,7 +349,7 @@ def test_watch_reads_the_terminals_real_height_not_a_stale_lines(monkeypatch):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_status_line_keeps_the_keys_down_to_40_columns(lang):
-    from checker.watch import watch_status
+    from checker.app.watch import watch_status
 
     with i18n.speaking(lang):
         keys = i18n.tr("h hint · r re-run · q quit")

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from checker import catalog, engine, runner
-from checker.engine import Request
-from checker.worker import Limits
+from checker.text import catalog
+from checker.judge import engine, runner
+from checker.judge.engine import Request
+from checker.judge.worker import Limits
 
 GAE = catalog.get("gae")
 CORPUS = Path(__file__).parent / "corpus"

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from checker import catalog, static
+from checker.text import catalog
+from checker.judge import static
 from tests.conftest import ROOT
 
 ATT = catalog.get("attention").all_banned
@@ -23,7 +24,7 @@ SOFTMAX = catalog.get("softmax").all_banned
     "from torch.nn import MultiheadAttention",
     "import torch.nn.functional as F\nF.multi_head_attention_forward",
     "from reference.attention import ScaledDotProductAttention",
-    "import checker.engine",
+    "import checker.judge.engine",
 ])
 def test_banned_calls_are_found(source):
     assert static.banned_uses(__import__("ast").parse(source), ATT)

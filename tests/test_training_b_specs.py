@@ -12,9 +12,10 @@ import pytest
 import torch
 import torch.nn as nn
 
-from checker import catalog, static
-from checker import spec as spec_api
-from checker.compare import compare_outcome
+from checker.text import catalog
+from checker.judge import static
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
 from tests.spec_support import (
     reference_of as _reference,
     roundtrip as _roundtrip,
@@ -274,7 +275,7 @@ def test_every_mistake_fails_and_is_named(kata_id):
         failing = [c for c in cases if _problems(kata, spec, c, expected[c.name], got[c.name])]
         assert failing, f"{kata_id}: the mistake '{mistake.key}' passes every case"
         named = []
-        for case in failing[:4]:  # as checker.mistakes names them
+        for case in failing[:4]:  # as checker.judge.mistakes names them
             for other in spec.MISTAKES:
                 v = variants[other.key][case.name]
                 if v is None or not compare_outcome(kata, spec, case, expected[case.name], v):

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from checker import catalog
-from checker.state import Store
-from checker.watch import FileWatch, Interview, KeyReader, Watcher, signature
+from checker.text import catalog
+from checker.app.state import Store
+from checker.app.watch import FileWatch, Interview, KeyReader, Watcher, signature
 from tests.conftest import ROOT
 
 GAE = catalog.get("gae")
@@ -211,7 +211,7 @@ def test_watch_rechecks_on_save_and_answers_h_r_q(tmp_path, keys):
     checks = [e for e in events if e.kind == "check"]
     assert [e.verdict for e in checks] == ["fail", "pass", "pass"]
     assert len({e.detail.split("; watch ")[1] for e in checks}) == 1  # one watch session
-    from checker import practice
+    from checker.app import practice
 
     assert practice.progress("gae", events).checks == 1  # which `kata stats` counts once
     assert [e.kind for e in events].count("hint") == 1
@@ -260,7 +260,9 @@ def test_the_checkers_own_failure_is_shown_and_watching_goes_on(tmp_path, keys, 
     right(path)
     watcher, out = make_watcher(path, keys)
     try:
-        monkeypatch.setattr(watcher._engine, "check", lambda request: 1 / 0)
+        from checker import judge
+
+        monkeypatch.setattr(judge, "check", lambda request: 1 / 0)  # what checking reaches the judge through
         assert watcher.recheck() is None
         assert "kata's checker failed: ZeroDivisionError" in out.getvalue()
         monkeypatch.undo()
@@ -294,15 +296,13 @@ def test_an_interview_ends_at_the_first_pass_or_at_the_deadline(tmp_path, keys):
 
 @pytest.mark.parametrize("kata_id", ["causal-mask", "attention"])
 def test_warm_up_runs_the_reference_in_process_and_leaves_no_trace(kata_id):
-    import importlib
-
     import torch
 
-    from checker.watch import warm_up
+    from checker.judge import warm_up
 
     kata = catalog.get(kata_id)
-    path, modules, rng = list(sys.path), set(sys.modules), torch.get_rng_state()
-    warm_up(kata, importlib.import_module(kata.spec_module))
+    path, modules, rng = list(sys.path), set(sys.modules) | {kata.spec_module}, torch.get_rng_state()
+    warm_up(kata, "cpu")
     assert sys.path == path
     assert not {m for m in set(sys.modules) - modules if "kata" in m or m in ("reference", kata.module)}
     assert torch.equal(torch.get_rng_state(), rng)
@@ -310,11 +310,11 @@ def test_warm_up_runs_the_reference_in_process_and_leaves_no_trace(kata_id):
 
 
 def test_a_meta_case_needs_no_meta_kernels_warm_or_cold():
-    """device='meta' is simulated (checker/devices.py): torch never loads torch._dynamo for it,
+    """device='meta' is simulated (checker/judge/devices.py): torch never loads torch._dynamo for it,
     so neither a cold check nor a warm watcher pays the second that real meta ops cost in torch 2.13."""
     probe = ("import sys, importlib, torch\n"
              f"sys.path.insert(0, {str(ROOT)!r})\n"
-             "from checker import catalog, spec\n"
+             "from checker.text import catalog\nfrom checker.judge import spec\n"
              "kata = catalog.get('causal-mask'); module = importlib.import_module(kata.spec_module)\n"
              "ref = importlib.util.spec_from_file_location('r', kata.reference_path); m = importlib.util.module_from_spec(ref)\n"
              "ref.loader.exec_module(m)\n"
@@ -450,7 +450,7 @@ def test_reveal_asks_in_a_terminal(tmp_path, kata_home):
 def test_a_file_that_changes_during_its_check_is_checked_again_before_a_verdict_is_shown(tmp_path, keys, monkeypatch):
     """The check starts at once (no settling pause before it); a verdict is shown only for a file that stood still
     for the whole check: an editor still writing gets the file it finished, not the half it had written."""
-    from checker import checking
+    from checker.app import checking
 
     path = tmp_path / "gae.py"
     wrong(path)

@@ -11,9 +11,9 @@ from typing import Any
 import torch
 from rich.cells import cell_len
 
-from checker import spec as spec_api
-from checker.i18n import tr
-from checker.spec import Outcome
+from checker.judge import spec as spec_api
+from checker.text.i18n import tr
+from checker.judge.spec import Outcome
 
 # float64 atol 1e-7 (the project's is 1e-9): an eps = 1e-8 guard in a per-sequence denominator
 # (`mask.sum(-1) + 1e-8`, verl's seq-mean-token-mean) moves a mean of cancelling terms by ~1e-8 and must pass.

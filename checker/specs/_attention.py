@@ -11,12 +11,12 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.compare import compare_outcome, compare_values, split_outputs
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Inputs, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_outcome, compare_values, split_outputs
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Inputs, Outcome
 
 # ---------------------------------------------------------------- drawing inputs
 

@@ -23,11 +23,11 @@ from typing import Any
 
 import torch
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Inputs, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Inputs, Outcome
 
 LOW_PRECISION = (torch.float16, torch.bfloat16)
 FRESH = "fresh"  # Inputs.show key: inspect the module as __init__ left it, load nothing

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import torch
 
-from checker.i18n import tr
+from checker.text.i18n import tr
 
 VOCAB = 23
 WIDTH = 16

@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Outcome
 
 HALF = (torch.float16, torch.bfloat16)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint
 
 _OUTPUTS = ("param", "exp_avg", "exp_avg_sq")

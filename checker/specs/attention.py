@@ -8,8 +8,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._attention import (
     causal, compare_dropout, eval_mode, expected_in_float32, is_train_dropout, pick, randint, randn, random_mask,
     spread_rows, with_zero_rows,

@@ -26,10 +26,10 @@ from typing import Any
 import torch
 from rich.cells import cell_len
 
-from checker.codec import TensorValue
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import RAISED, Family, Inputs, Mistake, Outcome
+from checker.judge.codec import TensorValue
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import RAISED, Family, Inputs, Mistake, Outcome
 from checker.specs._training import randint
 
 FINDING = "!"  # a finding in place of a value: (FINDING, code, detail)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from checker.spec import RUN_DEVICE, Family, Inputs, Mistake
+from checker.judge.spec import RUN_DEVICE, Family, Inputs, Mistake
 from checker.specs._attention import pick, randint
 
 META = torch.device("meta")

@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _align
 from checker.specs._align import TOLERANCES  # noqa: F401 — the spec's hook
 from checker.specs._rl import pick, randint

@@ -15,8 +15,8 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _training
 from checker.specs._training import pick, randint, randn
 

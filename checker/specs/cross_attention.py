@@ -7,7 +7,7 @@ import math
 import torch
 import torch.nn as nn
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._attention import (
     bad_dims, call_module, causal, compare_module, expected_module, linear_params, padding_mask, pick, projected_width,
     randint, randn, random_mask, spread_rows,

@@ -13,11 +13,11 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _training
 from checker.specs._training import pick, randint, uniform
 

@@ -14,11 +14,11 @@ from typing import Any
 
 import torch
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _flash
 from checker.specs._attention import pick, randint, randn
 

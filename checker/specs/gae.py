@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from checker.spec import Family, Inputs
+from checker.judge.spec import Family, Inputs
 from checker.specs._rl import randint, trajectory, uniform
 
 
@@ -63,7 +63,7 @@ FAMILIES = (
 
 # ---------------------------------------------------------------- known mistakes
 
-from checker.spec import Mistake  # noqa: E402 — appended with the mistakes they build
+from checker.judge.spec import Mistake  # noqa: E402 — appended with the mistakes they build
 
 
 def _gae_variant(*, cut_value=True, cut_carry=True, late=False, bootstrap=False, returns_from="raw",

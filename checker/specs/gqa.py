@@ -9,9 +9,9 @@ import math
 import torch
 import torch.nn as nn
 
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome, ParamsError
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome, ParamsError
 from checker.specs._attention import (
     BAD_DIMS, RAISES, call_module, causal, expected_module, linear_params, pick, randint, randn, random_mask,
 )

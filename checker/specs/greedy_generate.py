@@ -18,12 +18,12 @@ import sys
 
 import torch
 
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.compare import compare_item, split_outputs
-from checker.i18n import plural, tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_item, split_outputs
+from checker.text.i18n import plural, tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint
 from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, free_run
 

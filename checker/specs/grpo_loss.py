@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._rl import pick, randint, uniform
 
 _OMIT = object()  # leave `mask` out of the call, so its default is used

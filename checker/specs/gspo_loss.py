@@ -12,8 +12,8 @@ import sys
 
 import torch
 
-from checker.compare import compare_outcome
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.compare import compare_outcome
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._align import (  # noqa: F401 — TOLERANCES and tolerance_for are the spec's hooks
     TOLERANCES, as_kind, explain_leak, leak_grid, lengths_mask, tolerance_for,
 )

@@ -7,7 +7,7 @@ Compared by the contract's rule for integers made by rounding (KATAS-inference.m
 scale within rtol 1e-5 (float32) / 1e-7 (float64), any positive finite scale for an all-zero slice;
 zero_point and q exact, except ±1 where the float64 x / scale (lo / scale for zero_point) lies within
 1e-5 · max(1, |value|) of a half-integer, and a q moved by its slice's zero_point's ±1 at such a tie.
-The rule itself is checker/rounding.py; what it finds is said here, in the learner's terms.
+The rule itself is checker/specs/_rounding.py; what it finds is said here, in the learner's terms.
 """
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from typing import Any
 
 import torch
 
-from checker import rounding
-from checker import spec as spec_api
-from checker.compare import compare_values, split_outputs
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.specs import _rounding as rounding
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_values, split_outputs
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs import _training
 from checker.specs._training import pick, randint, uniform
 
@@ -236,7 +236,7 @@ def compare(kata, case, expected, got) -> list[Problem]:
 
 
 def matches(kata, case, expected, variant: Outcome, got: Outcome) -> bool | None:
-    """Whether the learner's outcome is a known mistake's (checker/mistakes.py): the same rule with the
+    """Whether the learner's outcome is a known mistake's (checker/judge/mistakes.py): the same rule with the
     variant's answer in place of the reference's, ties of its own rounding (at every multiple of 0.5:
     truncation and floor jump at integers) either way. None (the generic test) when the variant's shapes
     are not the contract's: it is then recognised by its shapes."""
@@ -372,7 +372,7 @@ def _zero_point_problem(dim, C, z_e, z_g, ok, lo, lo_v, symmetric) -> Problem:
 
 
 def _q_problem(x, dim, C, view, q_e, q_g, bad, s_e, s_g, z_e, z_g, params_ok, qmin, qmax, symmetric) -> Problem:
-    from checker.render.quant import q_table  # the first differing elements, as a small table
+    from checker.specs.pictures.quant import q_table  # the first differing elements, as a small table
 
     xd = x.double()
     n, total = int(bad.sum()), bad.numel()

@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import torch
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import plural, tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import plural, tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._align import TOLERANCES, as_kind, holey_mask, leak_grid, lengths_mask, tolerance_for  # noqa: F401
 from checker.specs._rl import pick, randint, uniform
 

@@ -7,7 +7,7 @@ Exact ties are part of the contract (ties to the lowest index): those cases are 
 every order of operations gets the tie exactly. Every other case keeps each assignment of the run (every
 round and the final one) at a relative gap of at least 1e-9 (float64) / 1e-4 (float32) between the best and
 the second-best squared distance, so rounding never decides a label. A failing case is shown as a scatter
-of the points with the expected and the returned labels side by side (checker/render/scatter.py).
+of the points with the expected and the returned labels side by side (checker/specs/pictures/scatter.py).
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
-from checker.spec import call as default_call
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
+from checker.judge.spec import call as default_call
 
 _OMIT = object()  # leave max_iter out of the call, so its default (100) is used
 GAP = {np.float64: 1e-9, np.float32: 1e-4}
@@ -301,7 +301,7 @@ def compare(kata: Any, case: Any, expected: list[Outcome], got: Outcome) -> list
 
 
 def _with_scatter(case: Any, want: Outcome, got: Outcome, problems: list[Problem], first: Problem) -> list[Problem]:
-    from checker.render.scatter import kmeans_scatter
+    from checker.specs.pictures.scatter import kmeans_scatter
 
     try:
         X = case.inputs.args["X"]

@@ -12,11 +12,11 @@ import sys
 import torch
 import torch.nn as nn
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import (
     BAD_DIMS, bad_dims, call_module, compare_module, expected_in_float32, linear_params, pick, randint, randn,
 )

@@ -8,7 +8,7 @@ import math
 import torch
 import torch.nn as nn
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _norm
 from checker.specs._norm import FRESH, gain, pick, randint, randn, shift, uniform
 

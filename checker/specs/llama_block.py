@@ -24,11 +24,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import pick, randint, randn
 
 FRESH = "fresh module"  # Outcome.extras key: what the checks of the module as built found

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._rl import pick, randint, uniform
 
 _OMIT = object()  # call without the argument, so its default is used

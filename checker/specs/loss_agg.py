@@ -12,8 +12,8 @@ import sys
 
 import torch
 
-from checker.compare import compare_outcome
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.compare import compare_outcome
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._align import (
     TOLERANCES, aggregation_lines, as_kind, call_with_requires_grad, explain_aggregation, explain_leak, holey_mask,
     leak_grid, lengths_mask, tolerance_for, with_garbage,

@@ -15,8 +15,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 
 NAMES = ("X", "y", "W1", "b1", "W2", "b2")
 

@@ -19,12 +19,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.compare import compare_values, split_outputs
-from checker.i18n import plural, tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_values, split_outputs
+from checker.text.i18n import plural, tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint, uniform
 
 LOW_PRECISION = (torch.float16, torch.bfloat16)

@@ -18,11 +18,11 @@ from typing import Any, Callable
 
 import torch
 
-from checker.codec import TensorValue
-from checker.compare import compare_values, split_outputs
-from checker.i18n import plural, tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_values, split_outputs
+from checker.text.i18n import plural, tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _training
 from checker.specs._training import pick, randint, uniform
 
@@ -195,7 +195,7 @@ def _said(case: Any, want: list[int], have: list[int]) -> str:
             suppressor[i] = (over[0], float(iou[over[0], i]))
         else:
             kept.append(i)
-    from checker.render.nms_picture import nms_picture
+    from checker.specs.pictures.nms import nms_picture
 
     picture = nms_picture(visit, [float(s) for s in scores.double().tolist()], want, have, suppressor, threshold)
     return head + "\n" + picture

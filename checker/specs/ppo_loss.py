@@ -12,8 +12,8 @@ import warnings
 
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint, uniform
 
 _DEFAULTS = {"clip_eps": 0.2, "value_clip": 0.2, "vf_coef": 0.5, "entropy": None, "ent_coef": 0.0}

@@ -11,12 +11,12 @@ import sys
 
 import torch
 
-from checker.compare import compare_outcome
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.compare import compare_outcome
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._align import (  # noqa: F401 — TOLERANCES and tolerance_for are the spec's hooks
     REQUIRES_GRAD, TOLERANCES, as_kind, explain_leak, leak_grid, lengths_mask, tolerance_for,
 )
-from checker import spec as spec_api
+from checker.judge import spec as spec_api
 from checker.specs._rl import pick, randint
 
 _OMIT = object()

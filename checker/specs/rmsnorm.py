@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 import torch.nn as nn
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _norm
 from checker.specs._norm import FRESH, gain, pick, randint, randn, uniform
 

@@ -11,11 +11,11 @@ import sys
 import numpy as np
 import torch
 
-from checker import spec as spec_api
-from checker.compare import compare_outcome, float_of, is_float_scalar
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.compare import compare_outcome, float_of, is_float_scalar
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._rl import pick, randint
 
 _GROUP_ROWS = 8  # groups the GAUC table shows

@@ -9,8 +9,8 @@ from typing import Any
 
 import torch
 
-from checker import spec as spec_api
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._attention import pick, randint, randn
 
 # float32 angles are off by about 4e-8 · position (Hugging Face's, and every interview answer's):
@@ -166,7 +166,7 @@ MISTAKES = (
     Mistake("rotate_half_unnegated", _rope_variant(negate=False)),
     Mistake("positions_along_heads", _rope_variant(heads_broadcast=True)),
     # Interleaved pairs usually come with start_pos ignored (Meta LLaMA's freqs_cis sliced by the caller):
-    # the pairing is named, the first thing to fix (checker/mistakes.py: variants sharing a key).
+    # the pairing is named, the first thing to fix (checker/judge/mistakes.py: variants sharing a key).
     Mistake("interleaved_pairing", _rope_variant(pairing="interleaved", offset=False)),
 )
 

@@ -4,7 +4,7 @@ and half precision, greedy (T = 0) with ties, -inf entries and half / double inp
 reproducibility cases, generator None and the defaults, and the device (with a generator and without).
 
 Right answers are random, so a draw is judged by its distribution, not by equality (KATAS-inference.md,
-"Comparison rules"; checker/stats.py): each statistical case repeats each of its R distinct rows N times
+"Comparison rules"; checker/specs/_stats.py): each statistical case repeats each of its R distinct rows N times
 (N = 3000; 1000 when V > 64; 250 when V > 1024) in one call, with a generator on the run device seeded from the case, and
 each row's N tokens are tested with Pearson's χ² against the float64 softmax(logits / T) of the (already
 rounded) input; a row fails when p < 1e-6 or a token of probability 0 was drawn. T = 0 compares
@@ -34,14 +34,14 @@ from typing import Callable
 import numpy as np
 import torch
 
-from checker import stats
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.compare import compare_values, describe, split_outputs
-from checker.devices import Simulation
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake, Outcome
+from checker.specs import _stats as stats
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.compare import compare_values, describe, split_outputs
+from checker.judge.devices import Simulation
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._training import one_thread, pick, randint, randn, single_threaded
 
 INF = float("-inf")
@@ -214,7 +214,7 @@ def _call(entry, logits: torch.Tensor, temperature: float, generator, how: str):
 def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
     """Statistical cases: each row repeated N times in one call, with a generator on the run device seeded from
     the case. Reproducibility cases: two or three calls, the tokens of each. On a simulated GPU the generator is
-    one that reports cuda:0 (checker/devices.py), so a draw made without device= is caught there."""
+    one that reports cuda:0 (checker/judge/devices.py), so a draw made without device= is caught there."""
     simulated = spec_api.simulated_device(inputs, track_device)
     if simulated is None:
         return _run(entry, inputs, device, lambda seed: torch.Generator(device=device).manual_seed(seed))
@@ -351,7 +351,7 @@ def _judge_draws(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
     said.append(tr("(each of the {R} rows of logits was repeated {N} times in one call, shape [{B}, {V}], with a "
                    "generator seeded for this case; a right sampler fails a row with probability below 1e-6)",
                    R=R, N=N, B=R * N, V=V))
-    from checker.render.frequencies import frequency_picture
+    from checker.specs.pictures.frequencies import frequency_picture
 
     said.append(frequency_picture(probs[worst].tolist(), (counts[worst] / N).tolist()))
     problems = [Problem("rule", item, "\n".join(said))]
@@ -419,7 +419,7 @@ def _judge_calls(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
 
 
 def matches(kata, case, expected, variant: Outcome, got: Outcome) -> bool | None:
-    """Whether the learner's outcome is the variant's, for the namer (checker/mistakes.py): draws by the
+    """Whether the learner's outcome is the variant's, for the namer (checker/judge/mistakes.py): draws by the
     distribution they follow, calls by which of them agree; greedy cases exactly (None: the generic rule)."""
     kind = case.inputs.show[KIND]
     if kind == GREEDY:

@@ -13,9 +13,9 @@ import math
 
 import torch
 
-from checker import spec as spec_api
-from checker.codec import TensorValue
-from checker.spec import RUN_DEVICE, Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.judge.codec import TensorValue
+from checker.judge.spec import RUN_DEVICE, Family, Inputs, Mistake
 from checker.specs._training import pick, randint, single_threaded
 
 PER_POSITION = 1e-6  # atol added per position: start_pos + seq_len

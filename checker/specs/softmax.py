@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._rl import pick, randint, uniform
 
 _OMIT = object()  # call without `dim`, so its default (-1) is used

@@ -21,10 +21,10 @@ import sys
 import torch
 from rich.cells import cell_len
 
-from checker.compare import compare_outcome, split_outputs
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.compare import compare_outcome, split_outputs
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._rl import pick, randint, uniform
 
 

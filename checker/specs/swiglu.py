@@ -11,10 +11,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from checker import spec as spec_api
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge import spec as spec_api
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs._attention import LOW_PRECISION, call_module, pick, randint, randn
 
 PARAMETERS = "parameters"  # Inputs.show key marking the case that only builds the module

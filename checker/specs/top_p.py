@@ -17,10 +17,10 @@ from typing import Callable
 import numpy as np
 import torch
 
-from checker.compare import SMALL, compare_values, split_outputs
-from checker.i18n import tr
-from checker.results import Problem
-from checker.spec import Family, Inputs, Mistake
+from checker.judge.compare import SMALL, compare_values, split_outputs
+from checker.text.i18n import tr
+from checker.judge.results import Problem
+from checker.judge.spec import Family, Inputs, Mistake
 from checker.specs import _training
 from checker.specs._training import HALF, pick, randint, randn, uniform
 
@@ -381,7 +381,7 @@ def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: 
         said = tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
         if expected_row is None or top_p >= 1.0:
             return said
-        from checker.render.nucleus import nucleus_picture  # the cut, sorted, with the crossing token marked
+        from checker.specs.pictures.nucleus import nucleus_picture  # the cut, sorted, with the crossing token marked
 
         finite_x = [float(v) for v in x.tolist()]
         want_kept = [bool(k) for k in (torch.isfinite(x) & (expected_row == x)).tolist()]

@@ -4,7 +4,7 @@ Built from plain Python (no torch, no engine run) so the text is the same on eve
 numbers are real: each "got" is what the named mistake computes on the case's inputs.
 
 A representative set is also rendered in Chinese at 60, 80 and 200 columns (`*_zh_<width>`): the
-messages go through tr() with the msgids checker/compare.py and the renderers use, and the kata's
+messages go through tr() with the msgids checker/judge/compare.py and the renderers use, and the kata's
 text (title, family, mistake) comes from its content/<kata>/zh.toml, as `kata --lang zh check` shows.
 """
 from __future__ import annotations
@@ -13,9 +13,9 @@ import math
 import struct
 from dataclasses import dataclass
 
-from checker import i18n
-from checker.i18n import plural, tr
-from checker.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
+from checker.text import i18n
+from checker.text.i18n import plural, tr
+from checker.judge.results import CaseResult, CheckResult, LearnerError, Mismatch, Problem, Status, TensorInfo
 
 F32 = (1e-4, 1e-5)
 
@@ -66,7 +66,7 @@ def mismatch(expected, got, rtol=0.0, atol=0.0) -> Mismatch:
 
 def values_problem(item, expected, got, rtol=0.0, atol=0.0, kind="values") -> Problem:
     m = mismatch(expected, got, rtol, atol)
-    if kind == "precision":  # the msgids of checker/compare.py, so that a Chinese golden reads as kata says it
+    if kind == "precision":  # the msgids of checker/judge/compare.py, so that a Chinese golden reads as kata says it
         scale = max(abs(v) for _, v in flat_items(expected))
         message = tr("{item} is close, but not float64-precise: every difference is at float32 rounding level (at most "
                      "{share} of the values); part of your computation runs in float32 (a .float(), or a constant such "
@@ -112,7 +112,7 @@ def r4(x):
 
 
 def _text(kata: str):
-    from checker import catalog
+    from checker.text import catalog
 
     return catalog.get(kata).text(i18n.current())
 
@@ -488,7 +488,7 @@ def learner_error() -> Golden:
 
 
 def whole_file() -> Golden:
-    if i18n.current() != i18n.ENGLISH:  # the engine's own words for a stub (checker/engine.py)
+    if i18n.current() != i18n.ENGLISH:  # the engine's own words for a stub (checker/judge/engine.py)
         return Golden(result("gae", title("gae", ""), [], status=Status.ERROR, hint=tr("Stuck? `kata hint {id}` gives a nudge.", id="gae"),
                              message=tr("{entry} is not implemented yet: it still raises NotImplementedError. Write it in "
                                         "{file}, then check again.", entry="compute_gae", file="gae.py")))
@@ -559,7 +559,7 @@ def render(golden: Golden) -> str:
 
     from rich.console import Console
 
-    from checker.render import report
+    from checker.app.render import report
 
     console = Console(width=golden.width, record=True, color_system=None, file=io.StringIO(), highlight=False)
     with i18n.speaking(golden.lang):

@@ -1,0 +1,633 @@
+"""The checker's parent side: static checks, then the learner and the reference side by side.
+
+The parent draws every case's inputs from the seed, then forks a child that runs the learner's
+file (isolated, time-limited) and streams outcomes back over a pipe in a safe format. The hidden
+reference's answers come, on CPU, from the parent itself while that child runs (on a GPU, from a
+second child); the parent, whose torch the learner's code never touched, compares them. Forking
+after torch is imported is what makes a check cost one torch import. A re-check that has the
+reference's answers already (kata watch) may run the learner's cases in two children, merged into
+the report one child would have given (`_Run._merged`).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # asking about CUDA must not break fork
+
+import contextlib
+import functools
+import gc
+import importlib
+import importlib.util
+import io
+import random
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy.random  # noqa: F401 — each child seeds it per case: imported here once, not lazily in every child
+import torch
+
+from checker.judge import codec, static
+from checker.judge import spec as spec_api
+from checker.text.catalog import Kata
+from checker.judge.compare import SMALL, compare_outcome
+from checker.errors import KataError
+from checker.text.i18n import tr
+from checker.judge.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
+from checker.judge.runner import Children, Stream, decode_outcome, exit_words, merge
+from checker.judge.worker import (INDEX_BYTES, Limits, describe_error, encode_outcome, isolate, load_entry, queued, refusal,
+                            reset_global_state, send, serve)
+
+# A re-check spreads the learner's cases over two children when its last run of them took this long (the sum of
+# its cases' times): a second child costs a fork, a load of the learner's file and the first calls' warm-up again.
+SPREAD_AFTER_SECONDS = 0.06
+_LEARNER_SECONDS: dict[tuple, float] = {}  # a run's cases -> how long the learner's code took on them last time
+
+# The reference's answers for one run's cases never change: a process that checks again and again
+# (kata watch) reuses them, so each re-check forks only the learner's child.
+_REFERENCE_CACHE: dict[tuple, tuple] = {}
+
+
+# A run's cases depend only on the spec's families, the seed and --case: a watcher re-checks one seed, so it
+# draws them once (greedy-generate finds each case's model from a greedy run of it: 0.14 s a draw).
+# Nothing changes a case once drawn: the children get copies, and the reference and the comparison only read it.
+_CASES_CACHE: dict[tuple, list[spec_api.Case]] = {}
+
+
+def _cases(spec: Any, seed: int, only: str | None) -> list[spec_api.Case]:
+    key = (spec.__name__, spec.FAMILIES, seed, only)
+    if key not in _CASES_CACHE:
+        _CASES_CACHE[key] = spec_api.build_cases(spec, seed, only)
+        while len(_CASES_CACHE) > 8:
+            _CASES_CACHE.pop(next(iter(_CASES_CACHE)))
+    return _CASES_CACHE[key]
+
+
+def _remember(key: tuple, messages: tuple) -> None:
+    """Keep the reference's answers for this run's cases, wherever they were computed: a watcher re-checks
+    one seed, so a few are kept, not every one."""
+    _REFERENCE_CACHE[key] = messages
+    while len(_REFERENCE_CACHE) > 8:
+        _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
+
+
+def resolve_device(name: str = "auto") -> torch.device:
+    name = name.lower()
+    if name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        mps = getattr(torch.backends, "mps", None)
+        return torch.device("mps" if mps is not None and mps.is_available() else "cpu")
+    if name not in ("cpu", "cuda", "mps"):
+        raise KataError(tr("Unknown device '{name}': use auto, cpu, cuda or mps.", name=name))
+    if name == "cuda" and not torch.cuda.is_available():
+        raise KataError(tr("--device cuda was asked for, but no CUDA GPU is available here."))
+    if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise KataError(tr("--device mps was asked for, but MPS is not available here."))
+    return torch.device(name)
+
+
+@dataclass
+class Request:
+    kata: Kata
+    path: Path
+    device: str = "auto"
+    seed: int | None = None
+    case: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    bench: bool = False
+    inspected: bool = False  # the caller judged the file's text already (checking.prejudge): not parsed again
+    # A re-check in a process that keeps the reference's answers (kata watch): the learner's cases may then run in
+    # two children, one per core, as one child would have run them (`_Run._merged`).
+    spread: bool = False
+
+
+def check(request: Request) -> CheckResult:
+    """Check the learner's file against the kata; always returns a result for the learner's faults."""
+    # The parent only draws cases and compares small tensors. With OpenMP's default of one thread per core,
+    # each small op wakes a team of threads that compete with the two children for the cores: on a loaded
+    # 2-core machine a bool tril of a few elements took 30 ms instead of 3 µs (kata watch does the same).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _check(request)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def warm_up(kata: Kata, device: str = "auto", cases: int = 200) -> None:
+    """Make this process a warm checker for `kata` (kata watch; any process that checks one kata again and again).
+
+    The device name is checked first (a usage error before anything is drawn). Then the reference (and the known
+    mistakes) run over one seed's cases in this process, once: torch loads much of itself on first use (lazily
+    imported modules, decompositions, kernel registrations), and a forked child pays that again on every check
+    unless the parent already has. Only the kata's own trusted code runs; its outputs are thrown away, and
+    sys.path, sys.modules and torch's random state are left as they were. Always on the CPU: CUDA initialised in
+    the parent could not be used by the forked children. Last, what is alive now is frozen out of the garbage
+    collector, so the children neither walk it nor copy its pages on write (the gc docs' advice before fork).
+    """
+    # The parent only draws cases and compares small tensors: one intra-op thread keeps OpenMP's spinning workers
+    # from competing with the learner's and the reference's children for the cores.
+    torch.set_num_threads(1)
+    resolve_device(device)
+    spec = importlib.import_module(kata.spec_module)
+    module_spec = importlib.util.spec_from_file_location(f"kata_warm_{kata.module}", kata.reference_path)
+    module = importlib.util.module_from_spec(module_spec)
+    saved_path = list(sys.path)
+    try:
+        module_spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved_path
+    entry = getattr(module, kata.entry)
+    expected = getattr(spec, "expected", None)
+    call = getattr(spec, "call", spec_api.call)
+    variants = [m.fn for m in getattr(spec, "MISTAKES", ())]
+    with torch.random.fork_rng(devices=[]):
+        for i, case in enumerate(spec_api.build_cases(spec, 1)[:cases]):
+            on = torch.device("cpu")
+            runs = [lambda: call(kata, entry, case.inputs, on, track_device=case.family.track_device)]
+            runs += [lambda: expected(kata, entry, case.inputs, on)] if expected else []
+            runs += [lambda fn=fn: call(kata, fn, case.inputs, on) for fn in variants] if i < 8 else []
+            for run in runs:
+                try:
+                    run()
+                except Exception:  # noqa: BLE001 — a variant may raise on a case; warming is best effort
+                    pass
+    gc.collect()
+    gc.freeze()
+
+
+def _check(request: Request) -> CheckResult:
+    started = time.perf_counter()
+    kata, path = request.kata, request.path
+    seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
+    base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
+    finding = None
+    if not request.inspected:
+        text, finding = static.read_source(path, kata.id)
+        if finding is None:
+            finding = static.inspect(text, path.name, kata.entry, kata.all_banned)
+    if finding is not None:
+        status = Status.FAIL if finding.status == "fail" else Status.ERROR
+        return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
+    spec = importlib.import_module(kata.spec_module)
+    device = resolve_device(request.device)
+    cases = _cases(spec, seed, request.case)
+    run = _Run(kata, spec, cases, device, path, request.limits, spread=request.spread)
+    try:
+        result = run.execute()
+    finally:
+        run.cleanup()
+    result = replace(result, kata=kata.id, title=kata.title, file=str(path), device=str(device), seed=seed,
+                     seconds=time.perf_counter() - started)
+    if request.bench and result.passed:
+        from checker.judge.bench import bench
+
+        result = replace(result, bench=bench(kata, spec, path, device))
+    return result
+
+
+class _Run:
+    def __init__(self, kata: Kata, spec: Any, cases: list[spec_api.Case], device: torch.device, path: Path, limits: Limits,
+                 spread: bool = False):
+        self.kata, self.spec, self.cases, self.device, self.path, self.limits = kata, spec, cases, device, path, limits
+        self.spread = spread
+        self.children = Children(limits)
+        self._captures = [self.children.capture]  # each learner's child's printing, in that child's order
+        self.timed_out = False
+        self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
+        self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
+        self._learners: list[Stream] = []  # the learner's children while collecting (two when the cases are spread)
+        self._reference_stream: Stream | None = None
+        self._stopped: set[int] = set()  # a spread learner's children that were stopped, another having ended the run
+        self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
+        self._judged: dict[int, CaseResult] = {}
+        self._abouts: dict[str, str] = {}
+
+    # ---------------------------------------------------------------- children
+
+    def _learner(self, fd: int, part: int = 0, queue: int | None = None) -> None:
+        # The child keeps only the spec's call hook: the spec itself (its known mistakes are solutions with
+        # the switches off) and the reference's cached answers are sealed away before the learner's file runs.
+        hook, kata, run_device = getattr(self.spec, "call", spec_api.call), self.kata, self.device
+        self.spec = None
+        _REFERENCE_CACHE.clear()
+        isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,), queue_fd=queue)
+        _fast_math_off()
+        error = None
+        try:
+            entry = load_entry(self.path, kata.entry, f"kata_learner_{kata.module}")
+        except BaseException as exc:  # noqa: BLE001 — an import-time failure is the learner's
+            error = describe_error(exc, self.path)
+        error = refusal(error)
+        if error is not None:
+            send(fd, {"m": "fatal", "stage": "import", "error": error})
+            return
+
+        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
+            device = torch.device("cpu") if case.device_independent else run_device
+            return [hook(kata, entry, case.inputs, device, track_device=case.family.track_device)]
+
+        serve(fd, run_case, self.cases, self.path, send_args=True, indices=None if queue is None else queued(queue))
+
+    def _reference(self, fd: int) -> None:
+        _fast_math_off()
+        entry = load_entry(self.kata.reference_path, self.kata.entry, f"kata_reference_{self.kata.module}")
+        hook = getattr(self.spec, "expected", None)
+
+        def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
+            device = torch.device("cpu") if case.device_independent else self.device
+            if hook is not None:
+                return hook(self.kata, entry, case.inputs, device)
+            return [getattr(self.spec, "call", spec_api.call)(self.kata, entry, case.inputs, device)]
+
+        serve(fd, run_case, self.cases)
+
+    def _reference_here(self) -> tuple | None:
+        """The reference's answers, computed here while the learner's child runs (it was forked first, so it
+        never sees them); the messages its child would send, or None to fork that child after all.
+
+        The reference is kata's own code, and this process already has torch: a second child cost a fork,
+        and encoding and decoding every answer (kv-cache: a quarter of a check's CPU). On CPU only: a parent
+        that used CUDA could not fork working children again. Nothing of it is left behind for a child forked
+        later (kata watch's next check): its module leaves sys.modules and is emptied and collected, and
+        sys.path, the random generators, the default dtype, grad mode and the TF32 switches are put back.
+        """
+        if self.device.type != "cpu":
+            return None
+        name = f"kata_reference_{self.kata.module}"
+        saved = (list(sys.path), torch.get_rng_state(), numpy.random.get_state(), torch.get_default_dtype(),
+                 torch.is_grad_enabled(), torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        hook = getattr(self.spec, "expected", None)
+        call = getattr(self.spec, "call", spec_api.call)
+        messages: list[tuple[dict, list[bytes]]] = [({"m": "ready"}, [])]
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                warnings.simplefilter("ignore")
+                _fast_math_off()
+                entry = load_entry(self.kata.reference_path, self.kata.entry, name)
+                for i, case in enumerate(self.cases):
+                    reset_global_state(case.seed ^ i)
+                    device = torch.device("cpu") if case.device_independent else self.device
+                    outcomes = hook(self.kata, entry, case.inputs, device) if hook is not None else [
+                        call(self.kata, entry, case.inputs, device)]
+                    buffers: list[bytes] = []
+                    header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
+                    messages.append((header, [bytes(b) for b in buffers]))
+                    del outcomes
+                    if self._draining is not None:
+                        self.children.drain(self._draining)  # or the learner's child waits on a full pipe
+            messages.append(({"m": "done"}, []))
+        except Exception:  # noqa: BLE001 — the reference's child then runs it, and reports what failed
+            return None
+        finally:
+            entry = None
+            module = sys.modules.pop(name, None)
+            if module is not None:
+                vars(module).clear()  # its functions and classes hold it in cycles: break them, then collect
+            del module
+            gc.collect()
+            sys.path[:] = saved[0]
+            torch.set_rng_state(saved[1])
+            numpy.random.set_state(saved[2])
+            torch.set_default_dtype(saved[3])
+            torch.set_grad_enabled(saved[4])
+            torch.set_default_device(None)
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved[5], saved[6]
+        return tuple(messages)
+
+    # ---------------------------------------------------------------- collecting
+
+    def execute(self) -> CheckResult:
+        gc.freeze()  # the children then share the parent's objects instead of copying pages the GC touches
+        key = (self.kata.id, str(self.device), tuple((c.name, c.seed) for c in self.cases))
+        queue = self._queue() if self._spreads(key) else None
+        parts = 1 if queue is None else 2
+        for _ in range(1, parts):
+            self._captures.append(tempfile.TemporaryFile())
+        # The learners are forked before the cached answers are in a local of this frame.
+        learners = [self.children.fork(functools.partial(self._learner, part=p, queue=queue)) for p in range(parts)]
+        if queue is not None:
+            os.close(queue)
+        cached = _REFERENCE_CACHE.get(key)
+        if cached is None:
+            self._draining = learners[0]
+            cached = self._reference_here()
+            self._draining = None
+            if cached:
+                _remember(key, cached)
+        reference = Stream(-1, -1, messages=list(cached)) if cached else self.children.fork(self._reference)
+        self._learners, self._reference_stream = learners, reference
+        deadline = time.monotonic() + self.limits.seconds
+        self._collect(learners if cached else learners + [reference], deadline)
+        self._learners, self._reference_stream = [], None
+        if not cached and reference.has("done"):
+            _remember(key, tuple(reference.messages))
+        learner = learners[0] if parts == 1 else self._merged(learners)
+        if learner.has("done"):
+            _LEARNER_SECONDS[key] = sum(h.get("t", 0.0) for h, _ in learner.by_case().values())
+            while len(_LEARNER_SECONDS) > 8:
+                _LEARNER_SECONDS.pop(next(iter(_LEARNER_SECONDS)))
+        return self._judge(learner, reference)
+
+    def _spreads(self, key: tuple) -> bool:
+        """Whether to run the learner's cases in two children: only when nothing else needs the other core (the
+        reference's answers are kept from an earlier check), on CPU (a GPU would get two contexts), and when the
+        learner's code took long enough on them last time for a second child to pay."""
+        return (self.spread and key in _REFERENCE_CACHE and self.device.type == "cpu" and len(self.cases) > 1
+                and _LEARNER_SECONDS.get(key, 0.0) >= SPREAD_AFTER_SECONDS and _cores() >= 2)
+
+    def _queue(self) -> int | None:
+        """A pipe holding every case's number, for the children to take from: the read end (None if it cannot hold
+        them all, and the cases run in one child)."""
+        read, write = os.pipe()
+        numbers = b"".join(i.to_bytes(INDEX_BYTES, "little") for i in range(len(self.cases)))
+        try:
+            os.set_blocking(write, False)
+            held = os.write(write, numbers) == len(numbers)
+        except OSError:  # more cases than the pipe holds (a pipe can be one page)
+            held = False
+        finally:
+            os.close(write)
+        if not held:
+            os.close(read)
+            return None
+        return read
+
+    def _merged(self, streams: list[Stream]) -> Stream:
+        """The spread learner's children as one (runner.merge); what was judged of cases one child would never have
+        run is dropped with them."""
+        merged, output = merge(streams, self._captures, len(self.cases), self._stopped)
+        for capture in self._captures:
+            capture.close()
+        self._captures = [output]
+        self.children.capture = output
+        done = merged.by_case()
+        self._judged = {i: r for i, r in self._judged.items() if i in done}
+        names = {self.cases[i].name for i in done}
+        self.got = {n: o for n, o in self.got.items() if n in names}
+        self.expected = {n: o for n, o in self.expected.items() if n in names}
+        return merged
+
+    def _judge_ready(self) -> None:
+        """Judge each case as soon as both sides have answered, while the children keep working."""
+        expected = self._reference_stream.by_case()
+        for learner in self._learners:
+            if learner.garbled:
+                continue
+            got = learner.by_case()
+            for i in sorted(got.keys() & expected.keys() - self._judged.keys()):
+                try:
+                    self._judged[i] = self._case_result(self.cases[i], i, expected[i], learner)
+                except (ValueError, KeyError, TypeError, IndexError):  # a message no honest child sends
+                    learner.garbled = True
+                    break
+
+    def _collect(self, streams: list[Stream], deadline: float) -> None:
+        self.children.collect(streams, deadline, self._on_message)
+        self.timed_out = self.children.timed_out
+
+    def _on_message(self, stream: Stream) -> None:
+        if self._reference_stream is None:
+            return
+        if any(stream is s for s in self._learners) or stream is self._reference_stream:
+            self._judge_ready()
+        if len(self._learners) > 1 and not self._stopped and (ender := self._ender()) is not None:
+            self._stopped = {id(s) for s in self._learners if s is not ender and s.status is None}
+            self.children.kill_groups()  # what the others would still run, one child would never have run
+
+    def _ender(self) -> Stream | None:
+        """The spread learner's child that has ended the run (it did not load, the stub, out of memory, a crash in a
+        case), once every case before that point has its answer: what the others still run would be dropped."""
+        answered = {i for s in self._learners for i in s.by_case()}
+        for stream in self._learners:
+            if stream.has("done"):
+                continue
+            if stream.has("fatal") or (stream.status is not None and not stream.has("ready")):
+                return stream
+            if stream.has("stub") or stream.has("stopped"):
+                cut = max(stream.by_case()) + 1  # the case it stopped in is answered
+            elif stream.status is not None and stream.current is not None:  # it ended in the middle of a case
+                cut = stream.current
+            else:
+                continue
+            if all(i in answered for i in range(cut)):
+                return stream
+        return None
+
+    def cleanup(self) -> None:
+        for capture in self._captures[1:]:
+            capture.close()
+        self.children.cleanup()
+
+    # ---------------------------------------------------------------- judging
+
+    def _judge(self, learner: Stream, reference: Stream) -> CheckResult:
+        self.children.kill_groups()
+        base = CheckResult(kata=self.kata.id, title=self.kata.title, file=str(self.path), device=str(self.device),
+                           seed=0, status=Status.ERROR, output=self.children.output())
+        expected = reference.by_case()
+        if len(expected) < len(self.cases):
+            fatal = reference.has("fatal")
+            detail = fatal[0]["error"]["message"] if fatal else f"it stopped after {len(expected)} cases"
+            raise RuntimeError(f"kata's reference for {self.kata.id} failed: {detail}")
+        fatal = learner.has("fatal")
+        if fatal:
+            error = fatal[0]["error"]
+            return replace(base, message=tr("{file} failed while loading: {type}: {message}", file=self.path.name,
+                                            type=error["type"], message=error["message"]),
+                           cases=(), hint=error.get("traceback", ""))
+        if not learner.has("ready") and not learner.garbled:
+            if self.timed_out:
+                message = tr("Timed out after {seconds} s while loading {file}: code at import time (a sleep, input(), a "
+                             "loop outside your function?) never finished.", seconds=f"{self.limits.seconds:g}",
+                             file=self.path.name)
+            else:
+                message = tr("{file} ended the process while loading: {how}.", file=self.path.name,
+                             how=exit_words(learner.status))
+            return replace(base, message=message)
+        if learner.garbled:
+            return replace(base, message=tr("kata could not read back what your code produced (something wrote over "
+                                            "the checker's channel); nothing was judged."))
+        results = [self._judged.get(i) or self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
+                   if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
+        results = self._name_mistakes(results)
+        base = replace(base, **self._printed(results, learner))
+        if learner.has("stub"):
+            return replace(base, message=tr("{entry} is not implemented yet: it still raises NotImplementedError. Write "
+                                            "it in {file}, then check again.", entry=self.kata.entry, file=self.path.name),
+                           hint=tr("Stuck? `kata hint {id}` gives a nudge.", id=self.kata.id))
+        ran_all = len(learner.by_case()) == len(self.cases)
+        status = Status.PASS if ran_all and all(r.status is Status.PASS for r in results) else (
+            Status.ERROR if any(r.status is Status.ERROR for r in results) else Status.FAIL)
+        message = "" if ran_all else self._stop_message(learner)
+        return replace(base, status=status, message=message, cases=tuple(results), planned=len(self.cases))
+
+    def _stopped_at(self, learner: Stream) -> int | None:
+        """The case the learner's process was in when it stopped without finishing."""
+        if learner.has("done") or learner.has("stub") or learner.has("stopped"):
+            return None
+        if learner.current is not None:
+            return learner.current
+        done = learner.by_case()
+        return max(done) + 1 if done and max(done) + 1 < len(self.cases) else (0 if not done else None)
+
+    def _printed(self, results: list[CaseResult], learner: Stream) -> dict:
+        """The learner's printing to show: the first failing case's own, when the offsets say which it was."""
+        starts = learner.printed_at
+        index = {case.name: i for i, case in enumerate(self.cases)}
+        for result in results:
+            i = index.get(result.name)
+            if result.status is Status.PASS or i is None or i not in starts:
+                continue
+            later = [at for j, at in starts.items() if j > i]
+            text = self.children.printed_between(starts[i], min(later) if later else None)
+            if text.strip():
+                return {"output": text, "printed_in": result.name}
+        return {}
+
+    def _stop_message(self, learner: Stream) -> str:
+        stopped = learner.has("stopped")
+        if stopped:
+            return tr("Stopped at case {case}: {why}; later cases did not run.", case=self.cases[stopped[0]["i"]].name,
+                      why=stopped[0]["why"])
+        at = self._stopped_at(learner)
+        name = self.cases[at].name if at is not None else "?"
+        if self.timed_out:
+            return tr("Timed out after {seconds} s in case {case}: an endless loop, or very slow code?",
+                      seconds=f"{self.limits.seconds:g}", case=name)
+        return tr("Your code ended the process in case {case}: {how}.", case=name, how=exit_words(learner.status))
+
+    def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
+        info = CaseResult(name=case.name, family=case.family.name, about=self._about(case.family.name), status=Status.ERROR)
+        result = self._case_outcome(case, i, expected, learner, info)
+        if result.status is Status.PASS:
+            return result  # inputs and the reproduce line are for failures: skip building them
+        return replace(result, inputs=_inputs_info(case), reproduce=self._reproduce(case))
+
+    def _about(self, family: str) -> str:
+        """What a family of cases tests, in the learner's language (looked up once per family: ~100 cases a check)."""
+        if family not in self._abouts:
+            self._abouts[family] = self.kata.text().family(family)
+        return self._abouts[family]
+
+    def _case_outcome(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream,
+                      info: CaseResult) -> CaseResult:
+        got = learner.by_case().get(i)
+        if got is None:
+            return replace(info, error=LearnerError("Stopped", self._stop_message(learner)))
+        header, buffers = got
+        if "problems" in header:  # the child judged the case itself: a rule a real device enforces (checker/judge/devices.py)
+            found = tuple(Problem(p["kind"], p["item"], p["message"]) for p in header["problems"])
+            return replace(info, status=Status.FAIL, problems=found, seconds=header.get("t", 0.0))
+        if "error" in header:
+            e = header["error"]
+            return replace(info, error=LearnerError(e["type"], e["message"], e.get("traceback", "")), seconds=header.get("t", 0.0))
+        exp_header, exp_buffers = expected
+        if "error" in exp_header:
+            raise RuntimeError(f"kata's reference raised on case {case.name}: {exp_header['error']['message']}")
+        alternatives = [decode_outcome(o, exp_buffers) for o in exp_header["outcomes"]]
+        self.expected[case.name] = alternatives
+        outcome = decode_outcome(header["outcomes"][0], buffers)
+        self.got[case.name] = outcome
+        problems = self._compare(case, alternatives, outcome)
+        problems += _inplace_problems(case, header.get("after", {}), buffers)
+        status = Status.PASS if not problems else Status.FAIL
+        return replace(info, status=status, problems=tuple(problems), seconds=header.get("t", 0.0))
+
+    def _compare(self, case: spec_api.Case, alternatives: list[spec_api.Outcome], got: spec_api.Outcome) -> list[Problem]:
+        hook = getattr(self.spec, "compare", None)
+        if hook is not None:
+            custom = hook(self.kata, case, alternatives, got)
+            if custom is not None:
+                return custom
+        best: list[Problem] | None = None
+        for alternative in alternatives:
+            problems = compare_outcome(self.kata, self.spec, case, alternative, got)
+            if not problems:
+                return []
+            if best is None or _weight(problems) < _weight(best):
+                best = problems
+        return best or []
+
+    def _reproduce(self, case: spec_api.Case) -> str:
+        device = "" if self.device.type == "cpu" else f" --device {self.device.type}"
+        here = self.path.parent.resolve() == Path.cwd().resolve()
+        target = self.kata.id if here and self.path.name == self.kata.filename else (self.path.name if here else str(self.path))
+        return f"kata check {target} --seed {case.seed} --case {case.name}{device}"
+
+    def _name_mistakes(self, results: list[CaseResult]) -> list[CaseResult]:
+        from checker.judge.mistakes import name_mistakes
+
+        return name_mistakes(self, results)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _fast_math_off() -> None:
+    """Compare exact arithmetic, not TF32 shortcuts: TF32 matmuls would miss the tolerances."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def _weight(problems: list[Problem]) -> tuple[int, int]:
+    structural = sum(p.kind != "values" for p in problems)
+    mismatched = sum(p.mismatch.mismatched for p in problems if p.mismatch is not None)
+    return structural, mismatched
+
+
+def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) -> list[Problem]:
+    problems = []
+    for name, node in after.items():
+        before = case.inputs.args.get(name)
+        now = codec.decode(node, buffers)
+        if not isinstance(now, codec.TensorValue) or now.data is None:
+            continue
+        original = torch.as_tensor(before) if before is not None else None
+        if original is None or original.shape != now.data.shape:
+            continue
+        same = torch.equal(original.to(now.data.dtype), now.data) or (
+            original.dtype.is_floating_point and torch.allclose(original.double(), now.data.double(), rtol=0, atol=0, equal_nan=True))
+        if not same:
+            problems.append(Problem("inplace", f"input {name}", tr("your code modified the input '{name}' in place "
+                                                                   "(masked_fill_, +=, [...] = …); work on a copy or use "
+                                                                   "out-of-place ops", name=name)))
+    return problems
+
+
+def _plain(value: Any) -> bool:
+    """A value the report can show as it is: a number, a string, or short lists of them (bpe's probe texts)."""
+    if isinstance(value, (int, float, bool, str, type(None))):
+        return True
+    return isinstance(value, (list, tuple)) and len(value) <= 64 and all(_plain(v) for v in value)
+
+
+def _inputs_info(case: spec_api.Case) -> tuple[TensorInfo, ...]:
+    infos = []
+    for name, value in case.inputs.args.items():
+        if isinstance(value, numpy.ndarray) and value.dtype.kind not in "biuf":  # ids as strings (roc-auc's groups)
+            kind = "str" if value.dtype.kind == "U" else value.dtype.name
+            infos.append(TensorInfo(name, tuple(value.shape), kind, value.tolist() if value.size <= SMALL else None))
+        elif isinstance(value, torch.Tensor) or hasattr(value, "__array__") and hasattr(value, "shape"):
+            t = torch.as_tensor(value)
+            values = t.tolist() if t.numel() <= SMALL and t.device.type != "meta" else None
+            infos.append(TensorInfo(name, tuple(t.shape), str(t.dtype).removeprefix("torch."), values))
+        elif value is spec_api.RUN_DEVICE:
+            infos.append(TensorInfo(name, None, "run device", None))
+        else:
+            infos.append(TensorInfo(name, None, type(value).__name__, value if _plain(value) else str(value)))
+    for name, value in case.inputs.init.items():
+        infos.append(TensorInfo(f"init {name}", None, type(value).__name__, value))
+    if case.inputs.train:
+        infos.append(TensorInfo("mode", None, "str", "train"))
+    return tuple(infos)
