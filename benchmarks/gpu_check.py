@@ -2,7 +2,7 @@
 
     python benchmarks/gpu_check.py [--corpus] [--jobs 4]
 
-1. Every idiom of tests/test_device_idioms.py (small right and wrong ways to follow the inputs'
+1. Every idiom of tests/judge/test_devices_idioms.py (small right and wrong ways to follow the inputs'
    device) runs with its inputs on CUDA and in the simulation (cuda:0 reported, computed on the CPU,
    checker/judge/devices.py). A row agrees when both raise, or both return a tensor on the same device
    type with the same shape, dtype and values; "filed" says whether the idiom is filed right or
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from checker.text import catalog  # noqa: E402
-from tests.test_device_idioms import IDIOMS, Outcome, on_device, simulated  # noqa: E402
+from tests.judge.test_devices_idioms import IDIOMS, Outcome, on_device, simulated  # noqa: E402
 
 
 def said(outcome: Outcome) -> str:

@@ -65,7 +65,7 @@ _SHARED: dict[tuple, list] = {}  # (spec, seed) -> the cases, for callers that o
 
 def shared_cases(spec, seed: int) -> list:
     """spec.build_cases(spec, seed), drawn once per test process and shared, not copied: for callers that only read
-    the cases and copy what they hand to the code they run, as the engine does (tests/test_mistakes.py's
+    the cases and copy what they hand to the code they run, as the engine does (tests/judge/test_namer.py's
     check_in_process and the demo test copy each case's arguments before a variant runs on them). Copying every
     case for every caller cost more than the checks it served: the namer's tests read a seed's cases ~2,000 times.
     The last few seeds drawn are kept (the suite asks for one kata's seeds together)."""

@@ -41,7 +41,7 @@ What it does not. The rules apply to the calls the code makes, not to the aten o
 GPU's may differ in the last bits; TF32 is off while checking anyway). There is one GPU (every
 cuda index is cuda:0), no streams and no memory limits; `torch.cuda.*` calls raise as on any CPU
 build. A few non-elementwise CUDA ops reject a 0-dim CPU operand that passes here, and real meta
-lacks kernels for some ops that run here. tests/test_device_idioms.py holds the idioms, right and
+lacks kernels for some ops that run here. tests/judge/test_devices_idioms.py holds the idioms, right and
 wrong, checked against real meta tensors and, wherever a GPU is present, against CUDA
 (benchmarks/gpu_check.py runs them on a GPU with every kata's reference check).
 """

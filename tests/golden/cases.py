@@ -1,4 +1,4 @@
-"""Hand-built check results, one per failure kind, rendered by tests/test_render_golden.py.
+"""Hand-built check results, one per failure kind, rendered by tests/app/test_reports_golden.py.
 
 Built from plain Python (no torch, no engine run) so the text is the same on every machine. The
 numbers are real: each "got" is what the named mistake computes on the case's inputs.

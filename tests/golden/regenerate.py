@@ -4,7 +4,7 @@
 
 Then read `git diff tests/golden/` as a reviewer would: each change is what a learner will see.
 The reports are built from the hand-made results in tests/golden/cases.py and rendered at a
-fixed width without colour; tests/test_render_golden.py compares them with these files.
+fixed width without colour; tests/app/test_reports_golden.py compares them with these files.
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from checker.judge.results import Status
 from tests.conftest import run_check
 from tests.golden.cases import CASES, CHINESE, ZH_WIDTHS, render
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 # ---------------------------------------------------------------- golden text

@@ -19,7 +19,7 @@ from checker.judge import spec as spec_api
 from checker.judge.devices import DeviceProblem, Simulation, VirtualGenerator
 from checker.judge.results import Status
 from tests.conftest import CORPUS
-from tests.test_mistakes import declared_mistake, load, name_in_process
+from tests.judge.test_namer import declared_mistake, load, name_in_process
 
 SAMPLE = catalog.get("sample-token")
 PE = catalog.get("sinusoidal-pe")

@@ -53,7 +53,7 @@ def test_right_answers_pass(path, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_wrong_answers_fail(path, seed):
     # The verdict on both seeds; the mistake's name on the first only (naming cannot change a verdict, and
-    # tests/test_mistakes.py names every wrong file in the corpus as it declares, on three more seeds).
+    # tests/judge/test_namer.py names every wrong file in the corpus as it declares, on three more seeds).
     result = run_check(path, seed=seed, name=seed == SEEDS[0])
     assert result.status is not Status.PASS, f"{path.name} passed but is wrong: {path.read_text().splitlines()[1]}"
 

@@ -183,7 +183,7 @@ def test_a_cheat_in_the_function_fails_each_case_it_runs_in(tmp_path):
 def test_the_warm_watcher_holds_the_reference_and_the_learner_still_cannot_reach_it(tmp_path):
     """`kata watch` runs the reference and the mistakes in its own process (the reference loaded as
     kata_warm_gae) before it forks the learner's child: the seal holds there too."""
-    from tests.test_watch import Keys, make_watcher
+    from tests.app.test_watch import Keys, make_watcher
 
     path = tmp_path / "gae.py"
     path.write_text("# kata: gae\n" + CHEATS["spec_variant"])

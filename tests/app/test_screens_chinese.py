@@ -3,7 +3,7 @@ usage errors, at 60, 80 and 200 columns and in a pipe with no width given — Ch
 traceback, and no line wider than the screen in terminal cells (a Chinese character takes two). The
 status line of `kata watch` and `kata interview` fits its terminal too.
 
-The reports' own layout in Chinese is pinned by the *_zh_* goldens (tests/test_render_golden.py).
+The reports' own layout in Chinese is pinned by the *_zh_* goldens (tests/app/test_reports_golden.py).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from rich.console import Console
 
 from checker.text import catalog, i18n
 from tests.conftest import ROOT
-from tests.test_render_golden import WRONG
+from tests.app.test_reports_golden import WRONG
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 WIDTHS = (60, 80, 200, None)  # None: a pipe and no COLUMNS, where rich assumes 80
@@ -146,7 +146,7 @@ def test_the_status_line_fits_in_chinese(width, interview):
 
 
 def test_kata_interview_in_chinese_in_a_terminal(tmp_path, kata_home):
-    from tests.test_watch import Terminal
+    from tests.app.test_watch import Terminal
 
     term = Terminal(["--lang", "zh", "interview", "--minutes", "5", "--topic", "rl", "--device", "cpu"], tmp_path,
                     dict(os.environ))

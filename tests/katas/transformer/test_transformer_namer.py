@@ -20,7 +20,7 @@ from checker.judge import spec as spec_api
 from checker.judge.engine import _Run
 from checker.judge.results import CaseResult, LearnerError, Status
 from checker.judge.worker import Limits, reset_global_state
-from tests import test_mistakes as tm
+from tests.judge import test_namer as tm
 from tests.conftest import CORPUS, run_check
 
 KATAS = ("layernorm", "rmsnorm", "batchnorm", "rope", "swiglu", "gqa", "kv-cache", "flash-attention", "llama-block")

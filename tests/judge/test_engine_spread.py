@@ -15,7 +15,7 @@ from checker.judge.engine import Request
 from checker.judge.worker import Limits
 
 GAE = catalog.get("gae")
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 RIGHT = (CORPUS / "gae" / "right_notes_loop.py").read_text()
 WHEN = {"A": "gamma == 1.0", "B": "lam == 0.0"}  # gamma_one is case 10, lam_zero case 11: next to each other
 

@@ -263,7 +263,7 @@ def test_every_mistake_fails_and_is_named(kata_id):
     """Each mistake fails some cases, and on the first failing ones (those the engine names) it is among
     the variants that explain them. Variants that agree there (normalised advantages with and without
     SB3's one-sample guard) are told apart by the namer on further cases: that the namer names each
-    one as itself is tests/test_mistakes_training.py's."""
+    one as itself is tests/katas/training/test_training_namer.py's."""
     kata, spec = _kata(kata_id)
     assert len(spec.MISTAKES) >= 7 and len({m.key for m in spec.MISTAKES}) == len(spec.MISTAKES)
     ref = _reference(kata)

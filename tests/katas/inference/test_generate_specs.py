@@ -2,9 +2,6 @@
 words; the EOS cases found from the model's own greedy run; misuse of the model said clearly."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 import torch
 
@@ -19,11 +16,10 @@ from tests.spec_support import reference_of
 
 def reference(*args, **kwargs):
     """The reference, loaded per use under a test's own module name: nothing of it stays imported as
-    `reference.…` or alive between tests (tests/test_parent_reference.py looks for both)."""
+    `reference.…` or alive between tests (tests/judge/test_engine_reference_in_parent.py looks for both)."""
     return reference_of(catalog.get("greedy-generate"))(*args, **kwargs)
 
-sys.path.insert(0, str(Path(__file__).parent))
-from conftest import run_check  # noqa: E402
+from tests.conftest import run_check  # noqa: E402
 
 KATA = catalog.get("greedy-generate")
 CPU = torch.device("cpu")

@@ -13,7 +13,7 @@ from checker.text import catalog
 from checker.judge import mistakes
 from checker.judge.results import Status
 from tests.conftest import CORPUS
-from tests.test_mistakes import DRAWS, _one_thread, check_in_process, declared_mistake, load, spec_of, written_out  # noqa: F401
+from tests.judge.test_namer import DRAWS, _one_thread, check_in_process, declared_mistake, load, spec_of, written_out  # noqa: F401
 
 KATAS = ("cross-entropy", "top-p", "dpo-loss", "ppo-loss", "lora", "moe-router", "adamw")
 

@@ -116,7 +116,7 @@ def test_inv_freq_is_not_in_their_state_dict_either():
 
 
 def worst_differences():
-    """The figures of the docstring: python -c 'from tests.test_crosscheck_inference_llama import *; print(worst_differences())'."""
+    """The figures of the docstring: python -c 'from tests.katas.inference.test_llama_block_crosscheck import *; print(worst_differences())'."""
     worst = {}
     for config in CONFIGS:
         C, H, H_kv, I, eps, theta, B, L = config

@@ -27,7 +27,7 @@ from tests.spec_support import reference_of  # noqa: E402
 
 def greedy_generate(*args, **kwargs):
     """The reference, loaded per use under a test's own module name: nothing of it stays imported as
-    `reference.…` or alive between tests (tests/test_parent_reference.py looks for both)."""
+    `reference.…` or alive between tests (tests/judge/test_engine_reference_in_parent.py looks for both)."""
     return reference_of(catalog.get("greedy-generate"))(*args, **kwargs)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Runs in the child: argv lists come as JSON on stdin; prints JSON {"heavy": [[command, module], ...], "codes": [...]}.
 PROBE = r"""

@@ -34,7 +34,7 @@ KATAS = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mask"
          "mc-advantage", "gae", "gae-batched", "grpo-advantage", "grpo-loss", "loss-agg", "kl-estimators", "dapo-loss", "gspo-loss", "rloo-loss", "clip-loss",
          "int8-quant")
 KATAS += ("logistic-regression", "roc-auc", "kmeans", "mlp-backprop", "conv2d", "nms", "bpe")  # the classic family
-KATAS += ("greedy-generate", "speculative-decoding")  # the inference family (sample-token, sinusoidal-pe: tests/test_sample_specs.py)
+KATAS += ("greedy-generate", "speculative-decoding")  # the inference family (sample-token, sinusoidal-pe: tests/katas/inference/test_sample_token_pe_specs.py)
 
 
 @pytest.fixture(autouse=True)

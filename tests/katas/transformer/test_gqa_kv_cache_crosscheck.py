@@ -10,7 +10,7 @@ Figures measured here (torch 2.13 CPU, transformers 5.24, float64; shared/KATAS.
   transformers repeat_kv vs repeat_interleave                                    0        [0]
   kv-cache 5 + 1 + 1 + 2 vs one F.scaled_dot_product_attention(is_causal=True)   1.1e-16  [1.7e-16]
       final caches vs the full pass                                              4.4e-16  [4.4e-16]
-`python tests/test_crosscheck_transformer_b.py` prints the measured errors.
+`python tests/katas/transformer/test_gqa_kv_cache_crosscheck.py` prints the measured errors.
 """
 from __future__ import annotations
 

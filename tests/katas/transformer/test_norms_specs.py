@@ -183,7 +183,7 @@ def test_every_known_mistake_is_named_on_its_first_failures(kata_id, key):
     """The engine names mistakes on the first four failing cases: each must be named there as itself."""
     mistake = next(m for m in _spec(kata_id).MISTAKES if m.key == key)
     # the cases it fails by its values (a layout mistake also raises on some: that evidence is the namer's, see
-    # tests/test_mistakes_transformer.py)
+    # tests/katas/transformer/test_transformer_namer.py)
     failing = [c for c in _cases(kata_id) if (judged := _judge(kata_id, c, mistake.fn))
                and not str(judged[0]).startswith("raised ")]
     first = {_named(kata_id, c, mistake.fn) for c in failing[:4]}
