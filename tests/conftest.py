@@ -13,6 +13,16 @@ if str(ROOT) not in sys.path:
 CORPUS = ROOT / "tests" / "corpus"
 
 
+def pytest_collection_modifyitems(items):
+    """The tests that fork the real checker first, the ones that run in the test process last (the namer's on
+    every kata, and the cross-checks, which import transformers). A check forks its test process, and fork costs
+    what the process holds: ~8 ms for one that holds torch and kata, ~35 ms at the 500 MB a process reaches once
+    it has named every kata's mistakes and imported transformers, then every page both touch is copied. pytest-xdist
+    hands the tests out in this order, so each worker's checks run while it is small."""
+    last = ("test_mistakes_named.py", "_crosscheck.py")
+    items.sort(key=lambda item: item.path.name.endswith(last))  # stable: the rest keep their order
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _one_torch_thread():
     """torch on one thread in every test process, as the checker's parent and children run it. pytest-xdist runs
@@ -65,8 +75,8 @@ _SHARED: dict[tuple, list] = {}  # (spec, seed) -> the cases, for callers that o
 
 def shared_cases(spec, seed: int) -> list:
     """spec.build_cases(spec, seed), drawn once per test process and shared, not copied: for callers that only read
-    the cases and copy what they hand to the code they run, as the engine does (tests/judge/test_namer.py's
-    check_in_process and the demo test copy each case's arguments before a variant runs on them). Copying every
+    the cases and copy what they hand to the code they run, as the engine does (tests/namer.py's
+    judge_in_process and the demo test copy each case's arguments before a variant runs on them). Copying every
     case for every caller cost more than the checks it served: the namer's tests read a seed's cases ~2,000 times.
     The last few seeds drawn are kept (the suite asks for one kata's seeds together)."""
     key = (spec.__name__, seed)

@@ -58,7 +58,7 @@ import torch
 
 from checker.judge import codec
 from checker.judge import spec as spec_api
-from checker.judge.compare import compare_outcome, describe, float_of, is_float_scalar, split_outputs
+from checker.judge.compare import compare_outcome, describe, float_of, is_float_scalar, split_outputs, verdict_only
 from checker.text.i18n import tr
 from checker.judge.results import CaseResult, Problem, Status
 from checker.judge.worker import reset_global_state, send
@@ -74,18 +74,16 @@ NOT_A_CRASH = ("Stopped", "MemoryError", "SystemExit", "KeyboardInterrupt", "Imp
 
 
 def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
+    """The results with the known mistake that alone explains them named on its cases (`choose`, run in a child:
+    the variants are code like the learner's), or as they were."""
     mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
     failing = examined_failing(run, results)
     if not mistakes or not failing:
         return results
-    passing = examined_passing(run, results)
-    inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
-    further = further_failing(run, results, failing)
     crashing = examined_crashing(run, results)
 
     def body(fd: int) -> None:
-        chosen = explain(run, mistakes, failing, passing, inplace, further, crashing)
-        send(fd, {"m": "named", "index": chosen})
+        send(fd, {"m": "named", "index": choose(run, results)})
 
     stream = run.children.fork(body)
     run.children.collect([stream], time.monotonic() + SECONDS)
@@ -99,6 +97,20 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
     # the named mistake explains the gaps: no failing case of the run is said to be float32 rounding
     return [replace(r, mistake=label, mistake_hint=fix, problems=_plain(r.problems)) if r.name in named else
             replace(r, problems=_plain(r.problems)) for r in results]
+
+
+def choose(run: Any, results: list[CaseResult]) -> int | None:
+    """The index of the known mistake that alone explains the learner's `results`, or None: `explain` held to the
+    cases a report shows (examined_failing), the failing cases further on while several variants are left, the
+    cases the learner's code raised on, and the passing cases. Runs the variants in this process: the check runs
+    it in a child; the tests call it directly, so they name as the check does."""
+    mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
+    failing = examined_failing(run, results)
+    if not mistakes or not failing:
+        return None
+    inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
+    return explain(run, mistakes, failing, examined_passing(run, results), inplace,
+                   further_failing(run, results, failing), examined_crashing(run, results))
 
 
 def _plain(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
@@ -254,16 +266,37 @@ def _changed(before: Any, after: Any) -> bool:
 
 def _wrong(run: Any, case: spec_api.Case, outcome: spec_api.Outcome) -> bool:
     """The checker's own verdict on the variant: the spec's compare hook and every accepted answer."""
-    return bool(run._compare(case, run.expected[case.name], outcome))
+    with verdict_only():
+        return bool(run._compare(case, run.expected[case.name], outcome))
 
 
 def _alike(run: Any, case: spec_api.Case, variant: spec_api.Outcome) -> bool:
-    """Whether a variant that is wrong where the learner is right still gave the learner's answer, by the spec's
-    `matches` hook (never without one): integers rounded from values that sit on a jump of the variant's own
-    rounding (a truncation at x / scale = 127 to an ulp) go either way in two writings of one mistake, and one
-    such element must not tell them apart."""
+    """Whether a variant that is wrong where the learner is right still gave the learner's answer, so that the case
+    cannot tell them apart. The spec's `matches` hook says so where it has a verdict: integers rounded from values on
+    a jump of the variant's own rounding go either way in two writings of one mistake (int8-quant). Otherwise only in
+    half precision, within the case's tolerance (`_matches`): two writings of one float16 function can land just
+    inside and just outside the tolerance (the Annotated Transformer's LayerNorm, whose unbiased std barely matters
+    at D = 512, passed a float16 case its own variant failed). In float32 and float64 such a case is evidence: a
+    variant that computes in float32 is wrong where a float32 constant is not, and must not stay beside it."""
     hook = getattr(run.spec, "matches", None)
-    return hook is not None and bool(hook(run.kata, case, run.expected[case.name], variant, run.got[case.name]))
+    if hook is not None:
+        verdict = hook(run.kata, case, run.expected[case.name], variant, run.got[case.name])
+        if verdict is not None:
+            return bool(verdict)
+    return _in_half(run.got[case.name]) and _matches(run, case, variant, run.got[case.name])
+
+
+def _in_half(outcome: spec_api.Outcome) -> bool:
+    """Whether the outcome holds a float16 or bfloat16 tensor (its value, or any item of it)."""
+    def half(v: Any) -> bool:
+        if isinstance(v, codec.TensorValue):
+            return v.dtype in ("float16", "bfloat16")
+        if isinstance(v, (tuple, list)):
+            return any(map(half, v))
+        if isinstance(v, dict):
+            return any(map(half, v.values()))
+        return False
+    return half(outcome.value) or any(map(half, outcome.extras.values()))
 
 
 def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec_api.Outcome) -> bool:
@@ -291,7 +324,8 @@ def _matches(run: Any, case: spec_api.Case, variant: spec_api.Outcome, got: spec
     judged = {name for e in run.expected[case.name] for name in e.extras}  # what the checker compares at all
     variant = spec_api.Outcome(_overflowed(variant.value), {k: _overflowed(v) for k, v in variant.extras.items() if k in judged})
     got = spec_api.Outcome(_overflowed(got.value), {k: _overflowed(v) for k, v in got.extras.items()})
-    return not compare_outcome(run.kata, _AtFloat32(run.spec), case, variant, got)
+    with verdict_only():
+        return not compare_outcome(run.kata, _AtFloat32(run.spec), case, variant, got)
 
 
 def _overflowed(value: Any) -> Any:

@@ -18,7 +18,7 @@ import torch
 
 from checker.specs import _rounding as rounding
 from checker.judge import spec as spec_api
-from checker.judge.compare import compare_values, split_outputs
+from checker.judge.compare import compare_values, split_outputs, words_wanted
 from checker.text.i18n import tr
 from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
@@ -389,7 +389,7 @@ def _q_problem(x, dim, C, view, q_e, q_g, bad, s_e, s_g, z_e, z_g, params_ok, qm
         c = first[dim]
         said += tr("; first at {index}, in {where}, scale {scale}, zero_point {zp}", index=first,
                    where=_channel_words(dim, c), scale=_num(float(s_e[c])), zp=int(z_e[c]))
-    lines = [said, q_table(rows, zero_point=not symmetric)]
+    lines = [said, q_table(rows, zero_point=not symmetric)] if words_wanted() else [said]
     n, kinds = rounding.diagnose(x, q_g, bad, s_g.reshape(view), z_g.reshape(view), s_e.reshape(view),
                                  z_e.reshape(view), qmin, qmax)
     for kind in kinds:

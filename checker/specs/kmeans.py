@@ -17,7 +17,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from checker.judge.compare import compare_outcome
+from checker.judge.compare import compare_outcome, words_wanted
 from checker.text.i18n import tr
 from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
@@ -295,7 +295,7 @@ def compare(kata: Any, case: Any, expected: list[Outcome], got: Outcome) -> list
             "centroids is init_centroids itself (or a view of it): return a new array (start from "
             "init_centroids.copy()) and leave init_centroids as it was")))
     values = [p for p in problems if p.kind in ("values", "nonfinite")]
-    if values:
+    if values and words_wanted():
         problems = _with_scatter(case, want, got, problems, values[0])
     return problems
 

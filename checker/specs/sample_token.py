@@ -37,7 +37,7 @@ import torch
 from checker.specs import _stats as stats
 from checker.judge import spec as spec_api
 from checker.judge.codec import TensorValue
-from checker.judge.compare import compare_values, describe, split_outputs
+from checker.judge.compare import compare_values, describe, split_outputs, words_wanted
 from checker.judge.devices import Simulation
 from checker.text.i18n import tr
 from checker.judge.results import Problem
@@ -187,15 +187,6 @@ FAMILIES = (
     Family("random_greedy", _random_greedy, draws=64),
 )
 FAMILIES = single_threaded(FAMILIES)
-
-
-def _bench(g: torch.Generator) -> Inputs:
-    logits = torch.randn(64, 32000, generator=g) * 3
-    return Inputs(args={"logits": logits, "temperature": 0.8}, show={KIND: ONCE, HOW: "keywords", SEED: _seed(g)})
-
-
-# `kata check sample-token --bench`: one decoding step of 64 sequences over a 32k vocabulary.
-BENCH = ("B = 64 rows, V = 32000, T = 0.8, with a generator", _bench)
 
 
 # ---------------------------------------------------------------- running a case
@@ -353,7 +344,8 @@ def _judge_draws(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
                    R=R, N=N, B=R * N, V=V))
     from checker.specs.pictures.frequencies import frequency_picture
 
-    said.append(frequency_picture(probs[worst].tolist(), (counts[worst] / N).tolist()))
+    if words_wanted():
+        said.append(frequency_picture(probs[worst].tolist(), (counts[worst] / N).tolist()))
     problems = [Problem("rule", item, "\n".join(said))]
     problems += [Problem("rule", item, _row_words(r, tests[r], T, N)) for r in failing if r != worst][:2]
     if len(failing) > 3:
@@ -619,3 +611,15 @@ MISTAKES = (
     Mistake("logits_in_place", logits_in_place),
     Mistake("not_squeezed", not_squeezed),
 )
+
+
+# ---------------------------------------------------------------- the benchmark input
+
+
+def _bench(g: torch.Generator) -> Inputs:
+    logits = torch.randn(64, 32000, generator=g) * 3
+    return Inputs(args={"logits": logits, "temperature": 0.8}, show={KIND: ONCE, HOW: "keywords", SEED: _seed(g)})
+
+
+# `kata check sample-token --bench`: one decoding step of 64 sequences over a 32k vocabulary.
+BENCH = ("B = 64 rows, V = 32000, T = 0.8, with a generator", _bench)

@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from checker.judge.compare import SMALL, compare_values, split_outputs
+from checker.judge.compare import SMALL, compare_values, split_outputs, words_wanted
 from checker.text.i18n import tr
 from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake
@@ -379,7 +379,7 @@ def _row_problem(x: torch.Tensor, y: torch.Tensor, row: int, top_k: int, top_p: 
         return None
     if len(sizes) == 1:
         said = tr("row {row}: {n} tokens kept, expected {want}", row=row, n=n, want=sizes[0])
-        if expected_row is None or top_p >= 1.0:
+        if expected_row is None or top_p >= 1.0 or not words_wanted():
             return said
         from checker.specs.pictures.nucleus import nucleus_picture  # the cut, sorted, with the crossing token marked
 
@@ -409,11 +409,12 @@ def _variant(*, order="k_then_p", on="probabilities", boundary="reaches", fill="
                 x = x.masked_fill(x < kth, value)
             return x
 
-        def by_p(x):
+        def by_p(x, p=None):
             if top_p >= 1.0 and top_p_one_is_off:
                 return x
-            half = x.dtype in HALF
-            p = torch.softmax(x.float() if half else x, -1) if on == "probabilities" else x
+            if p is None:
+                half = x.dtype in HALF
+                p = torch.softmax(x.float() if half else x, -1) if on == "probabilities" else x
             sp, order_ = p.sort(dim=-1, descending=descending)
             cum = sp.cumsum(-1)
             if boundary == "reaches":
@@ -427,7 +428,14 @@ def _variant(*, order="k_then_p", on="probabilities", boundary="reaches", fill="
             remove = remove.scatter(-1, order_, remove)
             return x.masked_fill(remove, value)
 
-        x = by_k(by_p(x)) if order == "p_then_k" else by_p(by_k(x))
+        if order == "p_then_k":
+            x = by_k(by_p(x))
+        elif order == "k_then_p_unnormalised":  # top-p after top-k, measured with the softmax of every logit
+            kept = by_k(x)
+            full = torch.softmax(x.float() if x.dtype in HALF else x, -1)
+            x = by_p(kept, full.masked_fill(kept == value, 0.0))
+        else:
+            x = by_p(by_k(x))
         return torch.softmax(x.float(), -1).to(x.dtype) if returns == "probabilities" else x
     return top_k_top_p_filter
 
@@ -439,9 +447,11 @@ MISTAKES = (
     Mistake("crossing_token_dropped_at_reach_no_first", _variant(boundary="reaches_cum", keep_first=False)),
     Mistake("ascending_sort", _variant(descending=False)),
     Mistake("keeps_one_more_at_equality", _variant(boundary="keeps one more")),
-    # Top-p before top-k, and top-p after top-k without renormalising, keep the same tokens: both
-    # cut the sorted row at the shorter of the two prefixes the full distribution gives.
+    # Top-p before top-k, and top-p after top-k without renormalising, keep the same tokens but where tokens tie at
+    # the k-th logit (both cut the sorted row at the shorter of the two prefixes the full distribution gives): two
+    # writings of one mistake, one key.
     Mistake("top_p_over_all_tokens", _variant(order="p_then_k")),
+    Mistake("top_p_over_all_tokens", _variant(order="k_then_p_unnormalised")),
     Mistake("filters_logits_not_probabilities", _variant(on="logits")),
     Mistake("returns_probabilities", _variant(returns="probabilities")),
     Mistake("finfo_min_not_inf", _variant(fill="finfo.min")),

@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: the Bessel factor uses N = x.shape[0], not N·L, for [N, C, L]
+# mistake: bessel_uses_batch_size
 import torch
 import torch.nn as nn
 

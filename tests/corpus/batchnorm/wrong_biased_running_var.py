@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: stores the biased batch variance in running_var (no n / (n - 1))
+# mistake: running_var_biased
 import torch
 import torch.nn as nn
 

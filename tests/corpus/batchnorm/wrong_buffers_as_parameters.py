@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: running statistics as frozen nn.Parameters instead of buffers
+# mistake: none
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: detaches the batch statistics before normalising: gradients miss their paths
+# mistake: statistics_detached
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: statistics over dim 0 only: for [N, C, L] one per (channel, position) instead of per channel
+# mistake: stats_over_batch_only
 import torch
 import torch.nn as nn
 

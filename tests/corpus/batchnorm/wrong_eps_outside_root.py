@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: eps added to the standard deviation instead of the variance
+# mistake: eps_outside_root
 import torch
 import torch.nn as nn
 

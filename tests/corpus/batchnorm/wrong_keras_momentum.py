@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: Keras' convention: momentum weighs the old value, running = momentum * running + (1 - momentum) * batch
+# mistake: momentum_reversed
 import torch
 import torch.nn as nn
 

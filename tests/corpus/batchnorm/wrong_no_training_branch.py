@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: never reads self.training: batch statistics (and updates) in eval mode too
+# mistake: batch_stats_in_eval
 import torch
 import torch.nn as nn
 

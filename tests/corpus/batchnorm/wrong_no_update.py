@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: forgets to update the running statistics in train mode
+# mistake: buffers_not_updated
 import torch
 import torch.nn as nn
 

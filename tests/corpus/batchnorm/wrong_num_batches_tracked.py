@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: copies torch's num_batches_tracked buffer, which the contract leaves out
+# mistake: none
 import torch
 import torch.nn as nn
 

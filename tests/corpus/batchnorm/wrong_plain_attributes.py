@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: running statistics as plain tensor attributes: not in the state_dict, not moved by .to()
+# mistake: none
 import torch
 import torch.nn as nn
 

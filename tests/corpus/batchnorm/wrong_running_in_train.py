@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: in train mode normalises with the freshly updated running statistics
+# mistake: running_stats_in_train
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: x.var(dims) (unbiased) used to normalise the batch as well as for the update
+# mistake: normalised_with_unbiased_var
 import torch
 import torch.nn as nn
 

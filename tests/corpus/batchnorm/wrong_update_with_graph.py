@@ -1,5 +1,6 @@
 # kata: batchnorm
 # why: updates the buffers from statistics still in the graph, without torch.no_grad()
+# mistake: buffers_with_history
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: divides the accumulator by the running sum inside the loop, then keeps rescaling it as if it were unnormalised
+# mistake: divided_every_block
 import math
 
 import torch

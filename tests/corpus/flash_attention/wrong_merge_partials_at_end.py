@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: keeps every block's partial output and log-sum-exp, then merges them at the end: exact, but [Lk/block, B, H, Lq, Dv] at once
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: tracks the running max but never rescales what was summed under the old max (no exp(m_old - m_new))
+# mistake: no_rescale
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: rescales the running sum l by exp(m_old - m_new) but forgets the output accumulator
+# mistake: output_not_rescaled
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: ordinary attention: the full [B, H, Lq, Lk] score matrix at once (right values, breaks the memory rule)
+# mistake: full_score_matrix
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: tiles the queries into blocks but gives each tile every key at once ([B, H, block, Lk] scores)
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: one query at a time with an exact softmax over its whole row of Lk scores: small for long prompts, but a full row per query at decode
+# mistake: none
 import math
 
 import torch

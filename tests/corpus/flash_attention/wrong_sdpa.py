@@ -1,5 +1,6 @@
 # kata: flash-attention
 # why: calls PyTorch's fused kernel (which is flash attention on a GPU): banned, the point is to write it
+# mistake: top_left_causal
 import torch.nn.functional as F
 
 

@@ -1,5 +1,6 @@
 # kata: gqa
 # why: q grouped as view(B, n_rep, H_kv, L, hd): the same wiring as tiling, query head h with kv head h % H_kv
+# mistake: kv_tiled
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: gqa
 # why: -inf fill: a query with every key masked comes out NaN
+# mistake: nan_fully_masked
 import math
 
 import torch

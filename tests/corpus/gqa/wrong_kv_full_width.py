@@ -1,5 +1,6 @@
 # kata: gqa
 # why: w_k and w_v copied from multi-head attention (embed_dim wide), using only the first kv heads' columns
+# mistake: kv_projections_full_width
 import math
 
 import torch

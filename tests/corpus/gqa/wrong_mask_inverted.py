@@ -1,5 +1,6 @@
 # kata: gqa
 # why: masked_fill(mask, ...): fills the keys that may be attended
+# mistake: mask_inverted
 import math
 
 import torch

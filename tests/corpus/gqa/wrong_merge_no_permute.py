@@ -1,5 +1,6 @@
 # kata: gqa
 # why: heads merged with a plain reshape, no transpose back
+# mistake: merge_without_permute
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: gqa
 # why: checks embed_dim % num_heads but not num_heads % num_kv_heads
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: gqa
 # why: k.repeat(1, n_rep, 1, 1) tiles the kv heads: query head h gets kv head h % H_kv, not h // n_rep
+# mistake: kv_tiled
 import math
 
 import torch

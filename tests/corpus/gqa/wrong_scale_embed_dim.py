@@ -1,5 +1,6 @@
 # kata: gqa
 # why: scores scaled by √embed_dim
+# mistake: scaled_by_embed_dim
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: gqa
 # why: returns one weight map per kv head, averaged over its group: [B, H_kv, L, L]
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: the cache kept as [B, L, H, hd] and concatenated on dim 1, before the transpose
+# mistake: cache_on_wrong_dim
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: grows the caller's cache through .data and returns it: right once, wrong when a cache is continued twice
+# mistake: cache_changed_in_place
 import math
 
 import torch

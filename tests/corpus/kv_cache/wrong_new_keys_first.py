@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: torch.cat([k_new, k_cache]): the new tokens put before the cache
+# mistake: new_keys_first
 import math
 
 import torch

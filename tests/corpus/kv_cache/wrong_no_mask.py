@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: no mask, as if every call were a single decode step: a prefill sees the future
+# mistake: no_causal_mask
 import math
 
 import torch

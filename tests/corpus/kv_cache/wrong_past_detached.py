@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: the given cache is detached before use: no gradient reaches past_kv
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: 1/√hd folded into the keys before caching: the returned cache is not w_k's output, and a given cache is read unscaled
+# mistake: cache_prescaled
 import math
 
 import torch

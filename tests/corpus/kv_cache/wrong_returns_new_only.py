@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: returns only this call's keys and values, not the grown cache
+# mistake: only_new_keys_returned
 import math
 
 import torch

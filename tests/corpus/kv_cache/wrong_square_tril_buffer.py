@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: nanoGPT's registered tril buffer cut to [L, L]: it ignores the cache (and breaks on a chunk after a prefill)
+# mistake: none
 import math
 
 import torch

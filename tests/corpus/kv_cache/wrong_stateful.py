@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: keeps its own cache in self and prefers it to the past_kv it is given: a second continuation of a cache goes wrong
+# mistake: module_keeps_state
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: kv-cache
 # why: tril() of the [L, P+L] block without the offset: query i sees keys j <= i, not j <= P + i
+# mistake: mask_ignores_cache
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: casts every input to float32, float64 too: float64 accuracy is lost and 1e20 squared overflows
+# mistake: none
 import torch
 import torch.nn as nn
 

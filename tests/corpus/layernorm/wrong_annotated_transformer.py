@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: the Annotated Transformer's LayerNorm: a_2 * (x - mean) / (x.std() + eps) + b_2, unbiased std and eps outside the root
+# mistake: std_plus_eps
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: normalises over dim 0 (across the batch, BatchNorm-style) instead of over the features
+# mistake: stats_over_first_dim
 import torch
 import torch.nn as nn
 

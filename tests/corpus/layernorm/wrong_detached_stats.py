@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: mean and variance detached to save memory: the gradient w.r.t. x misses their paths
+# mistake: statistics_detached
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: ignores the eps argument and always uses 1e-5
+# mistake: eps_ignored
 import torch
 import torch.nn as nn
 

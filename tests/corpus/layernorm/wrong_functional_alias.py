@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: calls F.layer_norm through `from torch.nn import functional as F`, which the kata bans
+# mistake: none
 import torch
 import torch.nn as nn
 from torch.nn import functional as F

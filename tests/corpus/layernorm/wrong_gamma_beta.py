@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: names its parameters gamma and beta (the paper's letters): the state_dict does not load
+# mistake: none
 import torch
 import torch.nn as nn
 

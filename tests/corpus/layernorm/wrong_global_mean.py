@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: one mean and variance over the whole tensor instead of per row
+# mistake: stats_over_all_elements
 import torch
 import torch.nn as nn
 

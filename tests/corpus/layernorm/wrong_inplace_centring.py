@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: centres x in place (x -= mean), modifying the caller's tensor
+# mistake: none
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: variance as E[x²] - E[x]² in float32: catastrophic cancellation when the mean is large
+# mistake: naive_variance
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: statistics computed natively in float16/bfloat16: float16 variance overflows, bfloat16 mean is coarse
+# mistake: half_statistics
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: initialises the weight randomly like a Linear layer; LayerNorm starts as the identity map (ones, zeros)
+# mistake: none
 import torch
 import torch.nn as nn
 

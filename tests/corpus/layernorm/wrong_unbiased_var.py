@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: x.var(-1) is torch's default unbiased variance (÷ (D - 1)), not LayerNorm's biased one
+# mistake: unbiased_variance
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: layernorm
 # why: flattens with x.view(-1, D), which raises on a non-contiguous input
+# mistake: none
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: hard-codes eps = 1e-6 instead of using the argument
+# mistake: eps_ignored
 import torch
 import torch.nn as nn
 

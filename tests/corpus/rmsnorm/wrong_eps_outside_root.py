@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: x / (rms + eps): eps added outside the root
+# mistake: eps_outside_root
 import torch
 import torch.nn as nn
 

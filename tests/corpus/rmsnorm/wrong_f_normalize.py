@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: F.normalize(x) * weight: the unit L2 norm, missing the factor sqrt(dim)
+# mistake: none
 import torch
 import torch.nn as nn
 

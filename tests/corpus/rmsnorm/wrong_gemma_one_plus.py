@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: Gemma's (1 + weight) scaling, whose weight starts at zeros; here the weight starts at ones
+# mistake: one_plus_weight
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: Hugging Face's LlamaRMSNorm verbatim: hidden_states.to(torch.float32) for every input, float64 too
+# mistake: always_float32
 import torch
 import torch.nn as nn
 

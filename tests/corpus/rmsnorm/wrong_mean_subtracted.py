@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: subtracts the mean first: that is LayerNorm without a bias, not RMSNorm
+# mistake: mean_subtracted
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: computes the squares in x's dtype: values in the hundreds overflow float16
+# mistake: half_squares_overflow
 import torch
 import torch.nn as nn
 

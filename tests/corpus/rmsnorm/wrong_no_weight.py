@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: forgets to multiply by the weight
+# mistake: weight_ignored
 import torch
 import torch.nn as nn
 

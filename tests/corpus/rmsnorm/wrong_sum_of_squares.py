@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: sums the squares instead of averaging them (an L2 norm, sqrt(dim) too large)
+# mistake: sum_not_mean
 import torch
 import torch.nn as nn
 

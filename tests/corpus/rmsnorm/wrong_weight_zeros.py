@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: initialises the weight to zeros (Gemma's starting point): RMSNorm(dim) must start as x / rms(x)
+# mistake: none
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # kata: rmsnorm
 # why: adds a bias parameter as LayerNorm has: RMSNorm has none, so the state_dict does not load
+# mistake: none
 import torch
 import torch.nn as nn
 

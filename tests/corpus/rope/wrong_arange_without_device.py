@@ -1,5 +1,6 @@
 # kata: rope
 # why: torch.arange without device=: on a GPU the positions live on the CPU and the outer product fails
+# mistake: none
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: rope
 # why: the base argument is ignored: 10000 is written into the frequencies
+# mistake: base_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: rope
 # why: inv_freq = base ** (-i / D) with i = 0 … D/2-1: the exponent steps by 1/D instead of 2/D
+# mistake: exponent_i_over_d
 import torch
 
 

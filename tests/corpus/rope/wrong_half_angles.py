@@ -1,5 +1,6 @@
 # kata: rope
 # why: builds positions, inv_freq and the angles in x's dtype: in float16/bfloat16, positions in the hundreds lose whole radians
+# mistake: half_precision_angles
 import torch
 
 

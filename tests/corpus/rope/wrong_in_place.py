@@ -1,5 +1,6 @@
 # kata: rope
 # why: rotates x in place (x[..., :half] = …): the caller's queries change under it
+# mistake: none
 import torch
 
 

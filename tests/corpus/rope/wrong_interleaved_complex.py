@@ -1,5 +1,6 @@
 # kata: rope
 # why: Meta's original LLaMA code: view_as_complex on adjacent pairs (2i, 2i+1), the interleaved pairing, not rotate-half
+# mistake: interleaved_pairing
 import torch
 
 

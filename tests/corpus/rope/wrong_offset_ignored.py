@@ -1,5 +1,6 @@
 # kata: rope
 # why: forgets start_pos: every call rotates its rows as if they were positions 0 … L-1 (breaks decoding with a KV cache)
+# mistake: offset_ignored
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: rope
 # why: written for the [B, L, H, D] layout (positions along dim 1, cos broadcast as [L, 1, D]): on [B, H, L, D] it rotates by head index
+# mistake: positions_along_heads
 import torch
 
 

@@ -1,5 +1,6 @@
 # kata: rope
 # why: half converted from Meta's code: rotate_half pairing, but the angles repeated per adjacent pair (repeat_interleave)
+# mistake: frequencies_interleaved
 import torch
 
 

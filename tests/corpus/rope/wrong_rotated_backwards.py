@@ -1,5 +1,6 @@
 # kata: rope
 # why: rotate_half returns cat(x2, -x1): every pair turns by -θ instead of θ
+# mistake: rotated_backwards
 import torch
 
 

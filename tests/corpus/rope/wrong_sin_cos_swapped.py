@@ -1,5 +1,6 @@
 # kata: rope
 # why: x * sin + rotate_half(x) * cos: sin and cos swapped
+# mistake: sin_cos_swapped
 import torch
 
 

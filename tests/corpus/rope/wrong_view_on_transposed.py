@@ -1,5 +1,6 @@
 # kata: rope
 # why: right math, but x.view(B * H, L, D) to flatten batch and heads: a non-contiguous x (q.view(B, L, H, D).transpose(1, 2)) makes view raise
+# mistake: none
 import torch
 
 

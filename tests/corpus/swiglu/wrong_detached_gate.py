@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: computes the gate under torch.no_grad() ("it is only a gate"): no gradient reaches w1
+# mistake: none
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

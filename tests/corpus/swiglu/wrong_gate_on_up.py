@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: the gate on the wrong branch: silu(w3(x)) * w1(x)
+# mistake: gate_on_up
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

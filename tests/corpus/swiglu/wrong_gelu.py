@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: GELU instead of SiLU (GEGLU)
+# mistake: gelu
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: Hugging Face's names gate_proj / up_proj / down_proj instead of the contract's w1 / w3 / w2
+# mistake: none
 import torch.nn as nn
 import torch.nn.functional as F
 

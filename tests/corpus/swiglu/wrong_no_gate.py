@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: w3 never used: a plain SiLU FFN
+# mistake: no_gate
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

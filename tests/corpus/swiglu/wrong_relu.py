@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: ReLU instead of SiLU (ReGLU)
+# mistake: relu
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: sigmoid instead of SiLU: the original GLU
+# mistake: sigmoid
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: SiLU applied after the product
+# mistake: silu_after_product
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: applies LLaMA's 2/3 rounding (and multiple_of) to hidden_dim, which the contract says to use as given
+# mistake: none
 import torch.nn as nn
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # kata: swiglu
 # why: nn.Linear with its default bias=True: the state_dict has w1.bias, w2.bias, w3.bias the contract does not
+# mistake: none
 import torch.nn as nn
 import torch.nn.functional as F
 

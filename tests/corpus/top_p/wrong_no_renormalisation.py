@@ -1,6 +1,6 @@
 # kata: top-p
 # why: top-p measures mass with the softmax of the original logits, ignoring what top-k removed
-# mistake: none
+# mistake: top_p_over_all_tokens
 import torch
 
 

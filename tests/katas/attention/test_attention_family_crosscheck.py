@@ -6,12 +6,23 @@ import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.nn.attention.bias import causal_lower_right
 
 from checker.text import catalog
 from checker.specs._attention import linear_params, random_mask, zero_dead_rows_attention, zero_dead_rows_module
 from checker.judge.spec import Inputs, Outcome
 from checker.judge.worker import load_entry
+
+
+causal_lower_right = None  # imported by _libraries, below
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _libraries():
+    """torch.nn.attention (it loads torch's compiler stack), imported when this module's first test runs rather than
+    when pytest collects the suite: a test process that imports it at collection is ~100-200 MB larger for all of
+    its ~900 real checks, and each of them forks it (the suite runs these modules last: tests/conftest.py)."""
+    global causal_lower_right
+    from torch.nn.attention.bias import causal_lower_right
 
 CPU = torch.device("cpu")
 

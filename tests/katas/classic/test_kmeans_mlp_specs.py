@@ -14,7 +14,6 @@ from checker.text import catalog, i18n
 from checker.judge import spec as spec_api
 from checker.judge.results import Status
 from checker.judge.worker import load_entry
-from tests.judge.test_namer import _one_thread  # noqa: F401 — its autouse fixture, here too
 
 
 
@@ -22,7 +21,7 @@ from tests.judge.test_namer import _one_thread  # noqa: F401 — its autouse fix
 
 
 # The namer on both corpora and drills, every variant written out, and every variant caught by a named family on
-# 20 seeds: tests/judge/test_namer.py, whose KATAS holds both katas (it names as the engine does).
+# 20 seeds: tests/katas/test_mistakes_named.py, whose COVERED holds both katas (it names as the engine does).
 
 
 def test_a_float_result_has_one_signature_however_it_is_returned():

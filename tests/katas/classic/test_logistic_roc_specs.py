@@ -166,7 +166,7 @@ TWO_AT_ONCE = [
 
 @pytest.mark.parametrize("number", range(len(TWO_AT_ONCE)))
 def test_two_mistakes_at_once_get_no_name_or_one_of_theirs(number):
-    from tests.judge.test_namer import DRAWS, name_in_process
+    from tests.namer import DRAWS, name_in_process
 
     kata_id, fn, theirs = TWO_AT_ONCE[number]
     for seed in (1, 2):

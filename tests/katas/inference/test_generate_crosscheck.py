@@ -18,10 +18,21 @@ from typing import NamedTuple
 import pytest
 import torch
 
-transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
 
 from checker.text import catalog  # noqa: E402
 from tests.spec_support import reference_of  # noqa: E402
+
+
+transformers = None  # imported by _libraries, below
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _libraries():
+    """transformers, imported when this module's first test runs rather than when pytest collects the suite: a test
+    process that imports it at collection is ~100-200 MB larger for all of its ~900 real checks, and each of them
+    forks it (the suite runs these modules last: tests/conftest.py)."""
+    global transformers
+    transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
 
 
 

@@ -339,7 +339,7 @@ def _reciprocal_truncation(x, dim=None, symmetric=True):
 def test_the_namer_uses_the_matches_hook(monkeypatch):
     """Through the engine's namer (checker/judge/mistakes.py): named with the hook; without it, exact equality of the
     codes tells the reciprocal truncation from the variant's, and nothing is named."""
-    from tests.judge.test_namer import name_in_process
+    from tests.namer import name_in_process
 
     named, _ = name_in_process(KATA, _reciprocal_truncation, 1, random_draws=12)
     assert named == "truncation"

@@ -18,9 +18,20 @@ import torch
 from checker.text import catalog
 from checker.judge.worker import load_entry
 
-transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
-from transformers import LlamaConfig  # noqa: E402
-from transformers.models.llama import modeling_llama  # noqa: E402
+
+transformers = LlamaConfig = modeling_llama = None  # imported by _libraries, below
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _libraries():
+    """transformers, imported when this module's first test runs rather than when pytest collects the suite: a test
+    process that imports it at collection is ~100-200 MB larger for all of its ~900 real checks, and each of them
+    forks it (the suite runs these modules last: tests/conftest.py)."""
+    global transformers, LlamaConfig, modeling_llama
+    transformers = pytest.importorskip("transformers", reason="the cross-check needs transformers (the [crosscheck] extra)")
+    from transformers import LlamaConfig
+    from transformers.models.llama import modeling_llama
+
 
 RULE = {torch.float32: (1e-4, 1e-5), torch.float64: (1e-5, 1e-5)}  # the contract's rtol, atol
 

@@ -13,13 +13,12 @@ import torch
 from rich.cells import cell_len
 
 from checker.text import catalog, i18n
-from checker.app import demo
 from checker.specs import _stats as stats
 from checker.judge import spec as spec_api
 from checker.judge.devices import DeviceProblem, Simulation, VirtualGenerator
 from checker.judge.results import Status
 from tests.conftest import CORPUS
-from tests.judge.test_namer import declared_mistake, load, name_in_process
+from tests.namer import load, name_in_process
 
 SAMPLE = catalog.get("sample-token")
 PE = catalog.get("sinusoidal-pe")
@@ -203,39 +202,6 @@ def test_reproducibility_cases_catch_the_global_rng():
         expected = [_outcome(load(SAMPLE.reference_path, SAMPLE), case)]
         assert spec.compare(SAMPLE, case, expected, expected[0]) == []
         assert spec.compare(SAMPLE, case, expected, _outcome(spec.global_rng_categorical, case))
-
-
-# ---------------------------------------------------------------- every mistake is named as itself
-
-CRASH_ONLY = {"no_greedy_multinomial", "no_max_shift"}  # raise where wrong: an error with a traceback, never named
-
-
-def _variants(kata):
-    return [(kata.id, i, m.key, m.fn.__name__) for i, m in enumerate(spec_of(kata).MISTAKES)]
-
-
-@pytest.mark.parametrize("kata_id,index,key,name", _variants(SAMPLE) + _variants(PE),
-                         ids=lambda v: str(v))
-def test_every_variant_written_out_is_named_as_itself(kata_id, index, key, name, tmp_path):
-    kata = catalog.get(kata_id)
-    mistake = spec_of(kata).MISTAKES[index]
-    path = tmp_path / f"{kata.module}_{name}.py"
-    path.write_text(demo.variant_source(kata, mistake))
-    named, results = name_in_process(kata, load(path, kata), 1, random_draws=6)
-    assert any(r.status is not Status.PASS for r in results), f"{name} passes"
-    assert named == (None if name in CRASH_ONLY else key), f"{name} is named {named!r}"
-
-
-WRONG = sorted([*(CORPUS / "sample_token").glob("wrong_*.py"), *(CORPUS / "sinusoidal_pe").glob("wrong_*.py"),
-                *(SAMPLE.content_dir / "bugs").glob("*.py"), *(PE.content_dir / "bugs").glob("*.py")])
-
-
-@pytest.mark.parametrize("path", WRONG, ids=lambda p: "/".join(p.parts[-2:]))
-def test_the_wrong_corpus_and_drills_are_named_as_they_declare(path):
-    kata = catalog.get(path.read_text().splitlines()[0].removeprefix("# kata: ").strip())
-    want = declared_mistake(path)
-    named, _ = name_in_process(kata, load(path, kata), 2, random_draws=6)
-    assert named == want, f"{path.name}: named {named!r}, declares {want!r}"
 
 
 # ---------------------------------------------------------------- sinusoidal-pe

@@ -201,17 +201,11 @@ def test_softmax_edge_cases():
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
-def test_every_mistake_fails_the_checker(kata_id):
-    kata, spec = catalog.get(kata_id), _spec(kata_id)
-    mistakes = spec.MISTAKES
+def test_every_kata_declares_at_least_four_distinct_mistakes(kata_id):
+    """(That each fails, and is named as itself, is tests/katas/test_mistakes_named.py's.)"""
+    mistakes = _spec(kata_id).MISTAKES
     assert len(mistakes) >= 4, f"{kata_id} declares {len(mistakes)} mistakes"
     assert len({m.key for m in mistakes}) == len(mistakes)
-    ref = _reference(kata)
-    cases = spec_api.build_cases(spec, 1)
-    expected = {c.name: _run(kata, ref, c)[0] for c in cases}
-    for mistake in mistakes:
-        failing = [c.name for c in cases if _fails(kata, spec, c, expected[c.name], mistake.fn)]
-        assert failing, f"{kata_id}: the mistake '{mistake.key}' passes every case"
 
 
 @pytest.mark.parametrize("kata_id", KATAS)

@@ -623,3 +623,45 @@ def test_cross_entropy_half_cases_use_a_float32_reference_rounded_once(name):
     wide = torch.nan_to_num(wide, nan=0.0)  # every row ignored: 0 by the contract
     ulp = 2.0 ** (-8 if a["logits"].dtype == torch.bfloat16 else -11)
     assert abs(float(outcome.value) - float(wide)) <= ulp * max(abs(float(wide)), 1e-30)
+
+
+# ---------------------------------------------------------------- reports: a hint for a crash, top-p's cut
+
+
+def test_a_negative_target_used_as_an_index_gets_a_hint():
+    """-100 used as a column raises IndexError (advanced indexing) or RuntimeError (gather): no variant
+    can name a file that only crashes, so the error itself says what to do."""
+    for name in ("wrong_ignore_index_as_index.py", "wrong_ignore_index_gathered.py"):
+        result = run_check(CORPUS / "cross_entropy" / name, "cross-entropy", seed=3, case="some_ignored")
+        assert result.status is Status.ERROR
+        message = result.failures()[0].error.message
+        assert "index -100 is out of bounds" in message and "must be masked before indexing" in message, message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_top_p_draws_the_cut_of_the_first_failing_row(lang, monkeypatch):
+    """"row 0: 2 tokens kept, expected 3" comes with the sorted probabilities, their running sum, both
+    verdicts, and the crossing token marked; every line fits a 60-column report box."""
+    from rich.cells import cell_len
+
+    from checker.text import i18n
+    from checker.specs.pictures.nucleus import nucleus_picture
+
+    monkeypatch.setattr(i18n, "language", lambda: lang, raising=False)
+    monkeypatch.setenv("KATA_LANG", lang)
+    logits = [2.0, 1.0, 0.9, 0.5, -1.0, 0.0, -3.0, float("-inf")]
+    # softmax sorted: 0.44, 0.16, 0.15, 0.10, 0.06, 0.02, ... ; top_p 0.7: the 3rd token crosses it
+    expected = [True, True, True, False, False, False, False, False]
+    got = [True, True, False, False, False, False, False, False]
+    picture = nucleus_picture(logits, expected, got, 0, 0.7)
+    lines = picture.split("\n")
+    marked = [line for line in lines if "◀" in line and "0." in line.split("◀")[0]]
+    assert len(marked) == 1 and "✗" in marked[0], picture
+    assert all(cell_len(line) <= 56 for line in lines), picture
+    assert "0.7" in lines[-1]
+
+
+def test_top_p_report_of_the_crossing_token_dropped_shows_the_cut():
+    result = run_check(CORPUS / "top_p" / "wrong_crossing_token_dropped.py", "top-p", seed=3, case="top_p_half")
+    message = result.failures()[0].problems[0].message
+    assert "tokens kept, expected" in message and "◀" in message and "✗" in message, message

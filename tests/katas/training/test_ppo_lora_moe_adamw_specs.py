@@ -259,30 +259,10 @@ ONLY_ON_EDGES = {
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
-def test_every_mistake_fails_and_is_named(kata_id):
-    """Each mistake fails some cases, and on the first failing ones (those the engine names) it is among
-    the variants that explain them. Variants that agree there (normalised advantages with and without
-    SB3's one-sample guard) are told apart by the namer on further cases: that the namer names each
-    one as itself is tests/katas/training/test_training_namer.py's."""
+def test_every_kata_declares_at_least_seven_distinct_mistakes(kata_id):
+    """(That each fails, and is named as itself, is tests/katas/test_mistakes_named.py's.)"""
     kata, spec = _kata(kata_id)
     assert len(spec.MISTAKES) >= 7 and len({m.key for m in spec.MISTAKES}) == len(spec.MISTAKES)
-    ref = _reference(kata)
-    cases = spec_api.build_cases(spec, 1)
-    expected = {c.name: _run(kata, spec, ref, c, expected=True) for c in cases}
-    variants = {m.key: {c.name: _run(kata, spec, m.fn, c) for c in cases} for m in spec.MISTAKES}
-    for mistake in spec.MISTAKES:
-        got = variants[mistake.key]
-        failing = [c for c in cases if _problems(kata, spec, c, expected[c.name], got[c.name])]
-        assert failing, f"{kata_id}: the mistake '{mistake.key}' passes every case"
-        named = []
-        for case in failing[:4]:  # as checker.judge.mistakes names them
-            for other in spec.MISTAKES:
-                v = variants[other.key][case.name]
-                if v is None or not compare_outcome(kata, spec, case, expected[case.name], v):
-                    continue
-                if not compare_outcome(kata, spec, case, v, got[case.name]):
-                    named.append(other.key)
-        assert mistake.key in named, f"{kata_id}: '{mistake.key}' is named {named} on {[c.name for c in failing[:4]]}"
 
 
 @pytest.mark.parametrize("kata_id", KATAS)

@@ -22,9 +22,20 @@ from checker.text import catalog
 from checker.specs._attention import causal, linear_params, random_mask
 from checker.judge.worker import load_entry
 
-transformers = pytest.importorskip("transformers")
-from transformers import LlamaConfig  # noqa: E402
-from transformers.models.llama.modeling_llama import LlamaAttention, repeat_kv  # noqa: E402
+
+transformers = LlamaConfig = LlamaAttention = repeat_kv = None  # imported by _libraries, below
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _libraries():
+    """transformers, imported when this module's first test runs rather than when pytest collects the suite: a test
+    process that imports it at collection is ~100-200 MB larger for all of its ~900 real checks, and each of them
+    forks it (the suite runs these modules last: tests/conftest.py)."""
+    global transformers, LlamaConfig, LlamaAttention, repeat_kv
+    transformers = pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaAttention, repeat_kv
+
 
 CPU = torch.device("cpu")
 GROUPINGS = [(4, 2), (6, 3), (4, 1), (3, 3)]

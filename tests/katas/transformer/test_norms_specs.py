@@ -237,41 +237,6 @@ def test_native_half_fails_the_half_cases_on_every_seed(kata_id, key, family):
     assert torch.isinf(x.pow(2)).any() and x.abs().max() < 65504
 
 
-CORPUS_MISTAKES = {
-    "layernorm": {"wrong_unbiased_var": "unbiased_variance", "wrong_eps_outside_root": "eps_outside_root",
-                  "wrong_annotated_transformer": "std_plus_eps",
-                  "wrong_naive_variance": "naive_variance",
-                  "wrong_batch_dim": "stats_over_first_dim", "wrong_global_mean": "stats_over_all_elements",
-                  "wrong_eps_hardcoded": "eps_ignored", "wrong_native_half": "half_statistics",
-                  "wrong_detached_stats": "statistics_detached"},
-    "rmsnorm": {"wrong_mean_subtracted": "mean_subtracted", "wrong_eps_outside_root": "eps_outside_root",
-                "wrong_sum_of_squares": "sum_not_mean", "wrong_f_normalize": None,  # the sum, and max(norm, eps) for eps
-                "wrong_native_float16": "half_squares_overflow", "wrong_hf_llama_float32": "always_float32",
-                "wrong_gemma_one_plus": "one_plus_weight", "wrong_no_weight": "weight_ignored",
-                "wrong_eps_ignored": "eps_ignored"},
-    "batchnorm": {"wrong_biased_running_var": "running_var_biased", "wrong_keras_momentum": "momentum_reversed",
-                  "wrong_no_training_branch": "batch_stats_in_eval", "wrong_no_update": "buffers_not_updated",
-                  "wrong_update_with_graph": "buffers_with_history", "wrong_unbiased_normalise": "normalised_with_unbiased_var",
-                  "wrong_bessel_n_is_batch": "bessel_uses_batch_size", "wrong_dim0_only": "stats_over_batch_only",
-                  "wrong_eps_outside_root": "eps_outside_root", "wrong_detached_stats": "statistics_detached",
-                  "wrong_running_in_train": "running_stats_in_train"},
-}
-
-
-@pytest.mark.parametrize("kata_id,file,key", [(k, f, m) for k, files in CORPUS_MISTAKES.items() for f, m in files.items()],
-                         ids=lambda v: str(v))
-def test_a_failing_file_is_told_which_mistake_it_looks_like(kata_id, file, key):
-    """Through the real engine: a learner's file written with one known mistake is named as it; a file
-    that makes two at once (real code often does) is named nothing, never a wrong name."""
-    result = run_check(CORPUS / kata_id / f"{file}.py", kata_id)
-    assert result.status is Status.FAIL
-    named = {c.mistake for c in result.failures() if c.mistake}
-    if key is None:
-        assert not named, named
-        return
-    assert named == {catalog.get(kata_id).text("en").mistakes[key].label}, [(c.name, c.mistake) for c in result.failures()][:5]
-
-
 def test_files_that_break_the_contract_are_told_how():
     result = run_check(CORPUS / "batchnorm" / "wrong_buffers_as_parameters.py", "batchnorm")
     (init,) = result.failures()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 import torch
 import torch.nn.functional as F
-from torch.nn.attention.bias import causal_lower_right
 
 from checker.text import catalog
 from checker.judge.results import Status
@@ -19,9 +18,20 @@ from checker.specs.swiglu import weights
 from checker.judge.worker import load_entry
 from tests.conftest import run_check
 
-transformers = pytest.importorskip("transformers")
-from transformers import LlamaConfig  # noqa: E402
-from transformers.models.llama.modeling_llama import LlamaMLP, LlamaRotaryEmbedding, apply_rotary_pos_emb  # noqa: E402
+
+causal_lower_right = transformers = LlamaConfig = LlamaMLP = LlamaRotaryEmbedding = apply_rotary_pos_emb = None  # imported by _libraries, below
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _libraries():
+    """transformers and torch.nn.attention, imported when this module's first test runs rather than when pytest
+    collects the suite: a test process that imports it at collection is ~100-200 MB larger for all of its ~900 real
+    checks, and each of them forks it (the suite runs these modules last: tests/conftest.py)."""
+    global causal_lower_right, transformers, LlamaConfig, LlamaMLP, LlamaRotaryEmbedding, apply_rotary_pos_emb
+    from torch.nn.attention.bias import causal_lower_right
+    transformers = pytest.importorskip("transformers")
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaMLP, LlamaRotaryEmbedding, apply_rotary_pos_emb
 
 
 @pytest.fixture(autouse=True)
@@ -100,6 +110,7 @@ RIGHT_ON_TRANSFORMERS = '''# kata: rope
 import torch
 from transformers import LlamaConfig
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+
 
 
 def apply_rope(x, start_pos=0, base=10000.0):

@@ -1,114 +1,25 @@
-"""The namer on the transformer katas (issue 18): every wrong file of theirs that declares a mistake is
-named as it declares and never otherwise, crashes included; crash evidence, variants sharing a key, the
-precision diagnosis said plainly when a mistake explains the gap, and a module's input passed by position.
-
-The in-process check here is test_mistakes.py's, except that a case whose code raised is kept as an
-ERROR with its exception (the engine's own evidence for a file written for another layout).
+"""The namer on the transformer katas (issue 18): crash evidence (a file written for another layout crashes on
+some cases and is named from the rest, never from crashes alone), variants sharing a key, the precision diagnosis
+said plainly when a mistake explains the gap, and a module's input passed by position. That every wrong file of
+theirs is named as it declares is tests/katas/test_mistakes_named.py, with the same in-process namer
+(tests/namer.py: a case whose code raised is kept as an ERROR with its exception, as the engine keeps it).
 """
 from __future__ import annotations
 
-import copy
 import re
-from pathlib import Path
 
 import pytest
 import torch
 
-from checker.text import catalog
-from checker.judge import mistakes
 from checker.judge import spec as spec_api
-from checker.judge.engine import _Run
-from checker.judge.results import CaseResult, LearnerError, Status
-from checker.judge.worker import Limits, reset_global_state
-from tests.judge import test_namer as tm
+from checker.judge.results import Status
+from checker.text import catalog
 from tests.conftest import CORPUS, run_check
-
-KATAS = ("layernorm", "rmsnorm", "batchnorm", "rope", "swiglu", "gqa", "kv-cache", "flash-attention", "llama-block")
-DRAWS = 12
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-def check_with_crashes(kata, entry, seed: int):
-    """(run, results) as the engine judges `entry`: the named cases and DRAWS random draws; a case that
-    raised is an ERROR carrying its exception."""
-    spec = tm.spec_of(kata)
-    every = spec_api.build_cases(spec, seed)
-    position = {c.name: i for i, c in enumerate(every)}
-    cases = [c for c in every if not c.family.name.startswith("random") or c.family.draws == 1
-             or int(c.name.rsplit(".", 1)[1]) < DRAWS]
-    run = _Run(kata, spec, every, tm.CPU, Path("learner.py"), Limits())
-    call, hook = getattr(spec, "call", spec_api.call), getattr(spec, "expected", None)
-    results = []
-    for case in cases:
-        i, key = position[case.name], (kata.id, seed, case.name)
-        if key not in tm._EXPECTED:
-            reset_global_state(case.seed ^ i)
-            alternatives = (hook(kata, tm.reference_of(kata), copy.deepcopy(case.inputs), tm.CPU) if hook else
-                            [call(kata, tm.reference_of(kata), copy.deepcopy(case.inputs), tm.CPU)])
-            tm._EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
-        alternatives = tm._EXPECTED[key]
-        reset_global_state(case.seed ^ i)
-        inputs = copy.copy(case.inputs)
-        inputs.args = copy.deepcopy(case.inputs.args)
-        try:
-            outcome = call(kata, entry, inputs, tm.CPU, track_device=case.family.track_device)
-        except Exception as exc:  # noqa: BLE001 — the learner's crash: evidence for the namer
-            results.append(CaseResult(case.name, case.family.name, "", Status.ERROR,
-                                      error=LearnerError(type(exc).__name__, str(exc))))
-            continue
-        got = mistakes.roundtrip(outcome)
-        run.expected[case.name], run.got[case.name] = alternatives, got
-        problems = run._compare(case, alternatives, got) + tm._inplace(case, outcome)
-        results.append(CaseResult(case.name, case.family.name, "", Status.FAIL if problems else Status.PASS,
-                                  tuple(problems)))
-    return run, results
+from tests.namer import judge_in_process, load, name_in_process, spec_of
 
 
 def named(kata, entry, seed: int, variants=None) -> str | None:
-    run, results = check_with_crashes(kata, entry, seed)
-    variants = tuple(variants if variants is not None else run.spec.MISTAKES)
-    try:
-        failing = mistakes.examined_failing(run, results)
-        if not failing:
-            return None
-        inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
-        index = mistakes.explain(run, variants, failing, mistakes.examined_passing(run, results), inplace,
-                                 mistakes.further_failing(run, results, failing), mistakes.examined_crashing(run, results))
-    finally:
-        run.cleanup()
-    return None if index is None else variants[index].key
-
-
-def _declared(path: Path) -> str | None:
-    found = re.search(r"^# mistake: (\S+)\s*$", path.read_text(), re.MULTILINE)
-    return found.group(1) if found else None
-
-
-DECLARED = sorted(p for k in KATAS for p in (CORPUS / catalog.get(k).module).glob("wrong_*.py") if _declared(p))
-
-
-def test_the_transformer_corpus_declares_mistakes():
-    assert len(DECLARED) >= 50
-
-
-@pytest.mark.parametrize("path", DECLARED, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_declared_mistake_is_named_as_itself(path):
-    """Single-mistake files written in styles unlike the variants: named right on two seeds, never wrongly."""
-    kata = catalog.get(path.read_text().splitlines()[0].removeprefix("# kata: ").strip())
-    want = _declared(path)
-    want = None if want == "none" else want
-    if want is not None:
-        assert want in {m.key for m in tm.spec_of(kata).MISTAKES}, f"{path.name} declares an unknown mistake {want!r}"
-    entry = tm.load(path, kata)
-    for seed in (1, 2):
-        assert named(kata, entry, seed) == want, f"{path.name} on seed {seed}"
+    return name_in_process(kata, entry, seed, variants=variants)[0]
 
 
 # ---------------------------------------------------------------- crashes as evidence
@@ -118,8 +29,8 @@ def test_a_layout_that_crashes_on_some_cases_is_named_from_the_rest():
     """rmsnorm over the last two dims raises on a 1-D x and is wrong elsewhere: named; the same file is
     named nothing when the only variant offered answers where the file raised."""
     kata = catalog.get("rmsnorm")
-    entry = tm.load(CORPUS / "rmsnorm" / "wrong_last_two_dims.py", kata)
-    run, results = check_with_crashes(kata, entry, 1)
+    entry = load(CORPUS / "rmsnorm" / "wrong_last_two_dims.py", kata)
+    run, results = judge_in_process(kata, entry, 1, random_draws=12)
     assert any(r.status is Status.ERROR for r in results) and any(r.status is Status.FAIL for r in results)
     assert named(kata, entry, 1) == "stats_over_last_two_dims"
 
@@ -136,8 +47,8 @@ def test_a_layout_that_crashes_on_some_cases_is_named_from_the_rest():
 
 def test_a_file_that_only_crashes_is_never_named():
     kata = catalog.get("kv-cache")
-    entry = tm.load(CORPUS / "kv_cache" / "wrong_cat_heads_dim.py", kata)
-    run, results = check_with_crashes(kata, entry, 1)
+    entry = load(CORPUS / "kv_cache" / "wrong_cat_heads_dim.py", kata)
+    run, results = judge_in_process(kata, entry, 1, random_draws=12)
     assert not any(r.status is Status.FAIL for r in results) and any(r.status is Status.ERROR for r in results)
     assert named(kata, entry, 1) is None
 
@@ -154,9 +65,9 @@ def test_the_real_engine_names_a_crashing_layout(tmp_path):
 
 def test_interleaved_pairs_with_start_pos_ignored_name_the_pairing():
     kata = catalog.get("rope")
-    entry = tm.load(CORPUS / "rope" / "wrong_llama_polar_no_offset.py", kata)
+    entry = load(CORPUS / "rope" / "wrong_llama_polar_no_offset.py", kata)
     assert named(kata, entry, 1) == "interleaved_pairing"
-    offset_only = [m for m in tm.spec_of(kata).MISTAKES if m.key == "offset_ignored"]
+    offset_only = [m for m in spec_of(kata).MISTAKES if m.key == "offset_ignored"]
     assert named(kata, entry, 1, variants=offset_only) is None  # the offset alone does not explain it
 
 
@@ -207,7 +118,7 @@ def test_forward_under_a_library_name_passes(kata_id, file, tmp_path):
 
 @pytest.mark.parametrize("kata_id", ["attention", "mha", "cross-attention", "gqa"])
 def test_every_masked_attention_kata_has_fully_masked_rows_in_each_dtype(kata_id):
-    spec = tm.spec_of(catalog.get(kata_id))
+    spec = spec_of(catalog.get(kata_id))
     dtypes = set()
     for case in spec_api.build_cases(spec, 1):
         mask = case.inputs.args.get("mask")
@@ -220,8 +131,8 @@ def test_every_masked_attention_kata_has_fully_masked_rows_in_each_dtype(kata_id
 
 def test_gqa_minus_inf_is_named_in_float64_too():
     kata = catalog.get("gqa")
-    entry = tm.load(CORPUS / "gqa" / "wrong_minus_inf_masked_fill.py", kata)
-    run, results = check_with_crashes(kata, entry, 1)
+    entry = load(CORPUS / "gqa" / "wrong_minus_inf_masked_fill.py", kata)
+    run, results = judge_in_process(kata, entry, 1, random_draws=12)
     assert any(r.name == "fully_masked_rows_float64" and r.status is Status.FAIL for r in results)
 
 

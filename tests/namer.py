@@ -1,0 +1,212 @@
+"""The mistake namer in the test process: a file judged case by case as the engine judges it, then named by the
+engine's own `mistakes.choose` — without forking, so the namer's tests can ask thousands of times.
+
+`judge_in_process` runs the learner's entry point on a seed's cases (all, or the named ones and the first DRAWS
+random draws of each random family), compares each with the reference's answers as `_Run._compare` does, and
+keeps what the engine keeps: a crash is an ERROR with its exception (evidence for the namer), code a real device
+would reject is a FAIL with a device problem, an input changed in place is a problem. The run's cases are the
+whole seed's, so positions (and the random numbers each case is seeded with) are those of a real check.
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from checker.app import demo
+from checker.judge import mistakes
+from checker.judge import spec as spec_api
+from checker.judge.compare import verdict_only
+from checker.judge.devices import DeviceProblem
+from checker.judge.engine import _Run
+from checker.judge.results import CaseResult, LearnerError, Problem, Status
+from checker.judge.worker import Limits, load_entry, reset_global_state
+from checker.text import catalog
+from tests.conftest import shared_cases
+
+CPU = torch.device("cpu")
+DRAWS = 12  # random draws per random family (the named families all run)
+
+
+def spec_of(kata: catalog.Kata) -> Any:
+    return importlib.import_module(kata.spec_module)
+
+
+@functools.lru_cache(maxsize=None)
+def reference_of(kata: catalog.Kata) -> Any:
+    return load_entry(kata.reference_path, kata.entry, f"test_namer_reference_{kata.module}")
+
+
+def load(path: Path, kata: catalog.Kata) -> Any:
+    """A learner's file's entry point, under a module name of its own."""
+    return load_entry(path, kata.entry, f"test_namer_{kata.module}_{path.stem}_{abs(hash(str(path)))}")
+
+
+def written_out(kata: catalog.Kata, mistake: spec_api.Mistake, tmp_path: Path) -> Any:
+    """The entry point of `mistake` written out as a learner's file, as `kata demo` writes it."""
+    path = tmp_path / f"{kata.module}_{mistake.key}.py"
+    path.write_text(demo.variant_source(kata, mistake))
+    return load(path, kata)
+
+
+def declared_mistake(path: Path) -> str | None:
+    """The `# mistake: <key>` line of a corpus file ("none": no single variant models it); a drill's is its name."""
+    if path.parent.name == "bugs":  # content/<m>/bugs/<key>.py: a drill, which says nothing of its mistake
+        return path.stem
+    found = re.search(r"^# mistake: (\S+)\s*$", path.read_text(), re.MULTILINE)
+    assert found, f"{path}: no '# mistake: <key>' line (write '# mistake: none' when no variant models it)"
+    return None if found.group(1) == "none" else found.group(1)
+
+
+def kata_of(path: Path) -> catalog.Kata:
+    """The kata a corpus file or a drill declares on its first line."""
+    return catalog.get(path.read_text().splitlines()[0].removeprefix("# kata: ").strip())
+
+
+def refused(path: Path, kata: catalog.Kata) -> bool:
+    """Whether the check refuses the file from its text alone (a banned call, no entry point…): it never runs."""
+    from checker.judge import static
+
+    text, finding = static.read_source(path, kata.id)
+    return finding is not None or static.inspect(text, path.name, kata.entry, kata.all_banned) is not None
+
+
+def _inplace(case: spec_api.Case, outcome: spec_api.Outcome) -> list[Problem]:
+    return [Problem("inplace", f"input {name}", "modified in place") for name, before in case.inputs.args.items()
+            if mistakes._changed(before, outcome.args.get(name))]
+
+
+_EXPECTED: dict[tuple, list] = {}  # (kata, seed, case) -> the reference's accepted answers, decoded
+
+
+def expected_of(kata: catalog.Kata, spec: Any, case: spec_api.Case, seed: int, position: int) -> list:
+    """The reference's accepted answers on `case` (computed once per process), as the child would send them."""
+    key = (kata.id, seed, case.name)
+    if key not in _EXPECTED:
+        call, hook = getattr(spec, "call", spec_api.call), getattr(spec, "expected", None)
+        reset_global_state(case.seed ^ position)
+        inputs = copy.deepcopy(case.inputs)
+        alternatives = hook(kata, reference_of(kata), inputs, CPU) if hook else [call(kata, reference_of(kata), inputs, CPU)]
+        _EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
+    return _EXPECTED[key]
+
+
+def judge_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: int | None = None,
+                     only_named: bool = False, words: bool = True) -> tuple[_Run, list[CaseResult]]:
+    """(run, results) as the engine judges `entry` on the cases of `seed`: every case, or the named ones and the
+    first `random_draws` of each random family (none with `only_named`). words=False: the verdicts and the kinds of
+    problem only (compare.verdict_only), all the namer reads."""
+    spec = spec_of(kata)
+    every = shared_cases(spec, seed)  # read only: the reference gets a copy of each case's inputs, the entry of its args
+    position = {c.name: i for i, c in enumerate(every)}
+    cases = every
+    if only_named or random_draws is not None:
+        keep = 0 if only_named else random_draws
+        cases = [c for c in every if not c.family.name.startswith("random") or
+                 c.family.draws == 1 or int(c.name.rsplit(".", 1)[1]) < keep]
+    run = _Run(kata, spec, every, CPU, Path("learner.py"), Limits())
+    call = getattr(spec, "call", spec_api.call)
+    results = []
+    for case in cases:
+        i = position[case.name]
+        alternatives = expected_of(kata, spec, case, seed, i)
+        reset_global_state(case.seed ^ i)
+        inputs = copy.copy(case.inputs)
+        inputs.args = copy.deepcopy(case.inputs.args)
+        try:
+            outcome = call(kata, entry, inputs, CPU, track_device=case.family.track_device)
+        except DeviceProblem as exc:  # what a real GPU would reject: a wrong answer, as the child reports it
+            results.append(CaseResult(case.name, case.family.name, "", Status.FAIL,
+                                      (Problem("device", "", exc.problem),)))
+            continue
+        except Exception as exc:  # noqa: BLE001 — the learner's crash: an ERROR, and evidence for the namer
+            results.append(CaseResult(case.name, case.family.name, "", Status.ERROR,
+                                      error=LearnerError(type(exc).__name__, str(exc))))
+            continue
+        got = mistakes.roundtrip(outcome)
+        run.expected[case.name], run.got[case.name] = alternatives, got
+        with contextlib.nullcontext() if words else verdict_only():
+            problems = run._compare(case, alternatives, got) + _inplace(case, outcome)
+        results.append(CaseResult(case.name, case.family.name, "", Status.FAIL if problems else Status.PASS,
+                                  tuple(problems)))
+    return run, results
+
+
+def name_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: int | None = DRAWS,
+                    variants: tuple | None = None) -> tuple[str | None, list[CaseResult]]:
+    """The key the check would name `entry` by on `seed` (None: no name), and the results it judged. `variants`
+    replaces the spec's MISTAKES (a test of the rule itself)."""
+    run, results = judge_in_process(kata, entry, seed, random_draws=random_draws, words=False)
+    try:
+        if variants is not None:
+            run.spec = _With(run.spec, tuple(variants))
+        index = mistakes.choose(run, results)
+    finally:
+        run.cleanup()
+    return (None if index is None else run.spec.MISTAKES[index].key), results
+
+
+class _With:
+    """A spec with other MISTAKES, everything else its own."""
+
+    def __init__(self, spec: Any, variants: tuple) -> None:
+        self._spec, self.MISTAKES = spec, variants
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._spec, name)
+
+
+# ---------------------------------------------------------------- the named cases alone (coverage)
+
+_NAMED: dict[tuple, list] = {}  # (kata, seed) -> [(named case, its position in the run)]
+
+
+def named_cases(spec: Any, seed: int) -> list[tuple[spec_api.Case, int]]:
+    """`seed`'s named cases, without its random draws, each with its position among all the run's cases. Each case is
+    drawn from a generator of its own (spec.case_seed(seed, name)), so these are the very cases a check of `seed`
+    runs. Drawn once per process and never copied: the reference gets a copy of a case's inputs, attempt() a copy
+    of its arguments, so nothing writes into them."""
+    key = (spec.__name__, seed)
+    if key not in _NAMED:
+        position = {name: i for i, name in enumerate(spec_api.case_names(spec))}
+        named = [case for family in spec.FAMILIES if not family.name.startswith("random")
+                 for case in spec_api.build_cases(spec, seed, family.name)]
+        _NAMED[key] = [(case, position[case.name]) for case in named]
+    return _NAMED[key]
+
+
+def first_failing_named_case(kata: catalog.Kata, fn: Any, seed: int) -> str | None:
+    """The first named (not random) case of `seed` that `fn` fails, or None."""
+    spec = spec_of(kata)
+    named = named_cases(spec, seed)
+    run = _Run(kata, spec, [case for case, _ in named], CPU, Path("learner.py"), Limits())
+    try:
+        for case, position in named:
+            run.expected[case.name] = expected_of(kata, spec, case, seed, position)
+            outcome, modified = mistakes.attempt(run, fn, case, position)
+            if outcome is None or modified or mistakes._wrong(run, case, outcome):
+                return case.name
+    finally:
+        run.cleanup()
+    return None
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal values, NaN equal to NaN: tensors, arrays, and containers of them."""
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if hasattr(a, "shape") and hasattr(a, "dtype"):  # a numpy array
+        import numpy as np
+
+        return np.array_equal(a, b, equal_nan=True)
+    return a == b or a != a and b != b
