@@ -55,6 +55,27 @@ def kata_line(text: str) -> str | None:
     return None
 
 
+# Characters that a paste from a formula, a PDF or a Chinese input method brings in for ASCII code.
+_LOOKALIKES = {"\u2212": "-", "\u2013": "-", "\u00d7": "*", "\u201c": '"', "\u201d": '"', "\u2018": "'",
+               "\u2019": "'", "\u3000": " ", "\u3001": ",", "\u3002": "."}
+
+
+def _lookalike(message: str) -> str:
+    """A sentence naming the ASCII character meant, when the SyntaxError is a look-alike character."""
+    found = re.search(r"invalid (?:non-printable )?character '(.)' \(U\+([0-9A-F]{4,6})\)", message)
+    if not found:
+        return ""
+    char = found.group(1)
+    meant = _LOOKALIKES.get(char)
+    if meant is None and 0xFF01 <= ord(char) <= 0xFF5E:
+        meant = chr(ord(char) - 0xFEE0)  # a full-width form of an ASCII character
+    if meant is None:
+        return ""
+    if char == "\u2212":
+        return "\n" + tr("That is a Unicode minus (U+2212), not the ASCII one: type -.")
+    return "\n" + tr("That is {char} (U+{code}), not ASCII: type {meant}.", char=char, code=found.group(2), meant=meant)
+
+
 def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Finding | None:
     try:
         tree = ast.parse(text, filename=filename)
@@ -63,7 +84,8 @@ def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Fi
                  else tr("line {line}", line=exc.lineno))
         line = (exc.text or "").rstrip("\n")
         shown = f"\n    {line}\n    {' ' * max((exc.offset or 1) - 1, 0)}^" if line.strip() else ""
-        return Finding("error", tr("SyntaxError in {file}, {where}: {why}", file=filename, where=where, why=exc.msg) + shown)
+        return Finding("error", tr("SyntaxError in {file}, {where}: {why}", file=filename, where=where, why=exc.msg) + shown
+                       + _lookalike(exc.msg))
     used = banned_uses(tree, banned)
     if used:
         name, lineno = used[0]

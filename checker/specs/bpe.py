@@ -340,7 +340,7 @@ def _merges_problems(case, expected: TensorValue, got: Any) -> list[Problem]:
                       "tokens; stop there", got=len(have), want=len(want))
         else:
             said = tr("you made {got} merges, expected {want}: vocab_size {vocab_size} means ids 256 … {last}, "
-                      "vocab_size − 256 merges", got=len(have), want=len(want), vocab_size=vocab_size,
+                      "vocab_size - 256 merges", got=len(have), want=len(want), vocab_size=vocab_size,
                       last=vocab_size - 1)
     else:
         said = tr("you made {got} merges, expected {want}: vocab_size {vocab_size} asks for {asked} and the text "

@@ -95,3 +95,25 @@ def test_light_commands_import_neither_torch_nor_numpy(command, tmp_path):
                           env={"KATA_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}, timeout=60)
     assert "HEAVY=" in done.stderr, done.stderr[-2000:]
     assert done.stderr.rsplit("HEAVY=", 1)[1].strip() == "", f"{command} imported {done.stderr.rsplit('HEAVY=', 1)[1]}"
+
+
+@pytest.mark.parametrize("source, meant", [
+    ("x = 2 \u2212 1\n", "Unicode minus (U+2212)"),      # a hint's formula pasted
+    ("y = f\uff08x)\n", "type (."),                      # a full-width parenthesis from a Chinese input method
+    ("z = a \u00d7 b\n", "type *."),
+])
+def test_a_look_alike_character_is_named_with_the_key_to_type(source, meant):
+    finding = static.inspect(source, "mine.py", "f", ())
+    assert finding.status == "error" and "SyntaxError" in finding.message and meant in finding.message
+
+
+def test_a_plain_syntax_error_names_no_character():
+    finding = static.inspect("def f(:\n", "mine.py", "f", ())
+    assert finding.status == "error" and "not ASCII" not in finding.message and "U+2212" not in finding.message
+
+
+def test_no_text_kata_shows_writes_a_unicode_minus():
+    """A hint or a fix is pasted into code: a U+2212 in it is a SyntaxError there."""
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "content").rglob("*.toml"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "\u2212" in line]
+    assert not found, found
