@@ -128,15 +128,9 @@ def test_the_family_is_listed_under_its_own_topic():
 
 
 @pytest.mark.parametrize("kata_id", ALIGNMENT)
-def test_enough_cases_named_first_and_a_device_family(kata_id):
-    spec = spec_of(kata_id)
-    names = spec_api.case_names(spec)
-    assert len(names) >= 100 and len(set(names)) == len(names)
-    kinds = ["random" if f.name.startswith("random") else "named" for f in spec.FAMILIES if f.name != "device"]
-    assert kinds == sorted(kinds, key=lambda k: k == "random")
-    device = [f for f in spec.FAMILIES if f.name == "device"]
-    assert len(device) == 1 and device[0].track_device
-    assert len(spec.MISTAKES) >= 8
+def test_at_least_eight_mistakes(kata_id):
+    """The family's other rules hold for every kata: tests/katas/test_every_spec.py."""
+    assert len(spec_of(kata_id).MISTAKES) >= 8
 
 
 @pytest.mark.parametrize("kata_id", ALIGNMENT)

@@ -39,16 +39,6 @@ def _fails(kata, spec, case, expected, fn) -> bool:
     return got is None or changed or bool(compare_outcome(kata, spec, case, expected, got))
 
 
-@pytest.mark.parametrize("kata_id", KATAS)
-def test_enough_cases_named_first(kata_id):
-    spec = _spec(kata_id)
-    names = spec_api.case_names(spec)
-    assert len(names) >= 100, f"{kata_id} has {len(names)} cases"
-    assert len(set(names)) == len(names)
-    kinds = ["random" if f.name.startswith("random") else "named" for f in spec.FAMILIES if f.name != "device"]
-    assert kinds == sorted(kinds, key=lambda k: k == "random"), f"{kata_id}: a named family after the random draws"
-
-
 @pytest.mark.parametrize("kata_id", TORCH_KATAS)
 def test_torch_katas_have_a_device_family(kata_id):
     device = [f for f in _spec(kata_id).FAMILIES if f.name == "device"]

@@ -71,15 +71,9 @@ def _case(kata_id, name, seed=3):
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
-def test_enough_cases_named_first_and_a_device_family(kata_id):
-    kata, spec = _kata(kata_id)
-    names = spec_api.case_names(spec)
-    assert len(names) >= 100 and len(set(names)) == len(names)
-    kinds = ["random" if f.name.startswith("random") else "named" for f in spec.FAMILIES if f.name != "device"]
-    assert kinds == sorted(kinds, key=lambda k: k == "random"), "a named family after the random draws"
-    device = [f for f in spec.FAMILIES if f.name == "device"]
-    assert len(device) == 1 and device[0].track_device
-    assert kata.topic == "training"
+def test_listed_under_training(kata_id):
+    """The family's other rules hold for every kata: tests/katas/test_every_spec.py."""
+    assert _kata(kata_id)[0].topic == "training"
 
 
 @pytest.mark.parametrize("kata_id", KATAS)
