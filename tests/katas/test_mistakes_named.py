@@ -3,9 +3,9 @@
 For every kata: each known mistake has a label and a fix in both languages; written out as a learner's file
 (`kata demo`), it fails and is named as itself on two seeds; every wrong file of the corpus and every drill
 fails and is named as it declares (`# mistake: <key>`, `none` when no single variant models it; a drill is
-its own key) on seeds 1 and 2 (a drill on seed 2: it is named through the real engine on seed 1, in
-tests/app/test_bug_drills.py; every wrong file fails through the real engine on seed 11, in
-tests/katas/test_corpus.py); each rule a known mistake breaks is tested by a named case, on each of 20 seeds.
+its own key) on one seed: a wrong file on seed 1 (it fails through the real engine on seed 11 too, in
+tests/katas/test_corpus.py), a drill on seed 2 (it is named through the real engine on seed 1, in
+tests/app/test_bug_drills.py); each rule a known mistake breaks is tested by a named case, on each of 20 seeds.
 All in process (tests/namer.py: the engine's own `mistakes.choose`, without its fork).
 """
 from __future__ import annotations
@@ -20,9 +20,6 @@ from tests.namer import (DRAWS, declared_mistake, first_failing_named_case, kata
 
 # sample-token's statistical cases draw thousands of tokens each: fewer random draws keep its checks as quick
 DRAWS_OF = {"sample-token": 6, "sinusoidal-pe": 6}
-# variants (by their function's name) that raise exactly where they are wrong: an error with a traceback, never a
-# name (no failing case to name it by)
-CRASH_ONLY = {("sample-token", "no_greedy_multinomial"), ("sample-token", "no_max_shift")}
 WRITTEN_SEEDS = (1, 2)
 
 
@@ -43,11 +40,10 @@ def test_every_mistake_written_out_is_named_as_itself(kata_id, index, key, tmp_p
     kata = catalog.get(kata_id)
     mistake = spec_of(kata).MISTAKES[index]
     entry = written_out(kata, mistake, tmp_path)
-    want = None if (kata_id, mistake.fn.__name__) in CRASH_ONLY else key
-    for seed in WRITTEN_SEEDS:
+    for seed in WRITTEN_SEEDS:  # a variant that raises exactly where it is wrong is named by its crashes
         named, results = name_in_process(kata, entry, seed, random_draws=DRAWS_OF.get(kata_id, DRAWS))
         assert any(r.status is not Status.PASS for r in results), f"{key} passes every case of seed {seed}"
-        assert named == want, f"{kata_id}: the file written from '{key}' is named {named!r} on seed {seed}"
+        assert named == key, f"{kata_id}: the file written from '{key}' is named {named!r} on seed {seed}"
 
 
 WRONG = sorted(CORPUS.glob("*/wrong_*.py")) + sorted(p for k in catalog.KATAS for p in (k.content_dir / "bugs").glob("*.py"))
@@ -64,8 +60,9 @@ def test_every_wrong_file_and_drill_fails_and_is_named_as_it_declares(path):
     except Exception:  # noqa: BLE001 — a file that does not even load (or is refused before running) names nothing
         assert want is None
         return
-    # A drill is named through the real engine on seed 1 too (tests/app/test_bug_drills.py): here on seed 2.
-    for seed in (2,) if path.parent.name == "bugs" else (1, 2):
+    # A drill is named through the real engine on seed 1 (tests/app/test_bug_drills.py): here on seed 2. A wrong
+    # file fails through the real engine on seed 11 (tests/katas/test_corpus.py): here on seed 1.
+    for seed in (2,) if path.parent.name == "bugs" else (1,):
         named, results = name_in_process(kata, entry, seed, random_draws=DRAWS_OF.get(kata.id, DRAWS))
         # A file the check refuses for a banned call never runs there (tests/katas/test_corpus.py): what it
         # computes, the library's answer, may be right, and its declared mistake is that computation's.
