@@ -15,7 +15,7 @@ Importing this package costs nothing: `check` and the rest import torch the firs
 
 Inside: `engine` is the parent's side (it draws the cases, computes the reference's answers and compares, with
 `compare`), `runner` forks the children and reads their streams, `worker` is the child's side (sealed by `seal`,
-on a simulated GPU by `devices`), `codec` the safe wire format between them, `mistakes` names a mistake, `bench`
+fenced with every process it starts by `fence` (Linux's Landlock), on a simulated GPU by `devices`), `codec` the safe wire format between them, `mistakes` names a mistake, `bench`
 times `--bench`. `spec` is what a kata's spec module (checker/specs/) declares and builds on.
 """
 from __future__ import annotations

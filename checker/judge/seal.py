@@ -13,19 +13,26 @@ do not show in the syntax tree. So before the learner's file runs, `seal()`:
 - empties the classes those modules define (a module kata's switchable class is, with every switch
   off, the reference; `nn.Module.__subclasses__()` lists it whatever `sys.modules` says);
 - installs an audit hook (`sys.addaudithook`: it cannot be removed) that refuses to open a file
-  under reference/, checker/specs/ or the test corpus (which holds right answers), whoever asks;
-  and, while the learner's code is on the stack, any other file of kata's own code, an import of
-  `checker` or `reference`, and a search of memory (`gc.get_objects`, `gc.get_referrers`). The
-  .py, its __pycache__, a symlink to it, a path relative to a folder descriptor: each is refused.
+  under reference/, content/ (a drill's file with its bugs.toml undo is a right answer too),
+  checker/specs/ or the test corpus (which holds right answers), or under kata's home (its
+  history), whoever asks; and, while the learner's code is on the stack, any other file of kata's
+  own code, an import of `checker`, `reference` or `content`, a change to a file or folder of kata's
+  home, any SQLite database (an ATTACH opens a file unheard), and a search of memory
+  (`gc.get_objects`, `gc.get_referrers`). The .py, its __pycache__, a symlink to it, a path
+  relative to a folder descriptor: each is refused;
+- points KATA_HOME away from kata's home, and, just before the learner's file runs, restricts the
+  process and all it will start with Linux's Landlock where there is one (checker.judge.fence): no
+  process the learner's code starts can read the answers or write kata's home either.
 
 A refusal while the learner's code is on the stack is also *recorded*; the worker reports the case
 (or the loading) as an error with a clear message even when the learner's code catches the
 exception. kata's own code in the child (the serve loop, the spec's call hook) keeps working: it
 holds direct references to what it uses and imports nothing from the sealed places.
 
-What this does not stop: a process the learner starts (it does not inherit the hook), or walking
-the stack's frames (`sys._getframe().f_back…`) up to kata's own locals, or ctypes. It keeps an
-honest practice tool honest; it is not a sandbox against a determined attacker.
+What this does not stop: without Landlock (macOS, older Linux), a process the learner starts (it
+does not inherit the hook); anywhere, walking the stack's frames (`sys._getframe().f_back…`) up
+to kata's own locals, or ctypes within the learner's own process. It keeps an honest practice tool
+honest; it is not a sandbox against a determined attacker.
 """
 from __future__ import annotations
 
@@ -36,13 +43,20 @@ import types
 import warnings
 from pathlib import Path
 
+from checker import places
+from checker.judge import fence
 from checker.text.i18n import tr
 
 ROOT = Path(__file__).resolve().parents[2]
 KATA_CODE = (str(ROOT / "checker"), str(ROOT / "cli.py"))
-SOLUTIONS = (str(ROOT / "reference"), str(ROOT / "checker" / "specs"), str(ROOT / "tests" / "corpus"))
-FOLDERS = {os.path.basename(folder) for folder in SOLUTIONS}
+SOLUTIONS = (str(ROOT / "reference"), str(ROOT / "checker" / "specs"), str(ROOT / "tests" / "corpus"), str(ROOT / "content"))
+FOLDERS = {os.path.basename(folder) for folder in SOLUTIONS} | {"bugs"}  # content/<kata>/bugs/: a drill's file
 SEALED_MODULES = ("reference", "checker.specs")  # and their submodules
+ANSWERS = ("reference", "content")  # packages whose import is refused whoever asks (kata's own code in the child needs neither)
+# What changes a file or folder (the path arguments of each audit event): kata's home is not the learner's to change.
+CHANGES = {"os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1), "os.link": (0, 1),
+           "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
+           "shutil.rmtree": (0,), "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (0, 1)}
 SEALED_PREFIXES = ("kata_reference_", "kata_warm_")  # the names kata loads the reference under
 STDLIB = os.path.dirname(os.path.realpath(os.__file__))  # importlib, runpy, pathlib, io: they act for their caller
 WARNINGS = os.path.realpath(warnings.__file__)  # its frames read source lines to quote a warning, for whoever warned
@@ -81,6 +95,11 @@ def read_message(what: str) -> str:
               "code; write the solution yourself.", what=what)
 
 
+def home_message(what: str) -> str:
+    return tr("your code tried to reach kata's history: {what}. The file kata checks may not read or change what "
+              "kata keeps for you; write the solution yourself.", what=what)
+
+
 def objects_message(what: str) -> str:
     return tr("your code tried to search kata's objects in memory: {what}. The file kata checks may not use kata's "
               "own code; write the solution yourself.", what=what)
@@ -92,6 +111,7 @@ class _Seal:
         self.attempts: list[tuple[str, str]] = []  # (kind, what) tried while the learner's code ran
         self.folder: str | None = None  # its folder: modules beside it are the learner's too
         self._real: dict[str, str] = {}  # a frame's co_filename -> the real path of its file
+        self.home = os.path.realpath(places.home())  # kata's home, before KATA_HOME points elsewhere
 
     def learner_on_stack(self, reading: str | None = None) -> bool:
         """Whether the learner's code is behind what happens now: a frame of its file (or of a module
@@ -157,6 +177,8 @@ def _where(raw: object) -> tuple[str, str] | None:
             return "solution", real
         if _under(real, KATA_CODE):
             return "kata", real
+        if _state is not None and _under(real, (_state.home,)):
+            return "home", real
     return None
 
 
@@ -169,6 +191,10 @@ def _audit(event: str, args: tuple) -> None:
         if real == _state.learner:  # kata's own test corpus is checked where it lies, like any learner's file
             return
         shown = os.path.relpath(real, ROOT)
+        if kind == "home":  # refused whoever asks: kata's own code in the child has KATA_HOME elsewhere
+            if _state.learner_on_stack(reading=real):
+                _state.attempts.append(("home", real))
+            raise PermissionError(errno.EACCES, home_message(real))
         if kind == "solution":  # refused whoever asks; the learner's attempt if its code is behind it
             if _state.learner_on_stack(reading=real):
                 _state.attempts.append(("read", shown))
@@ -180,9 +206,20 @@ def _audit(event: str, args: tuple) -> None:
         if _state.learner_on_stack():  # a search of memory finds kata's objects: its classes, its answers
             _state.attempts.append(("objects", event))
             raise PermissionError(errno.EACCES, objects_message(event))
+    elif event in CHANGES:
+        for n in CHANGES[event]:
+            where = _where(args[n]) if n < len(args) else None
+            if where is not None and where[0] == "home" and _state.learner_on_stack():
+                _state.attempts.append(("home", where[1]))
+                raise PermissionError(errno.EACCES, home_message(where[1]))
+    elif event == "sqlite3.connect":
+        if _state.learner_on_stack():  # kata's history is SQLite; a database opened here can ATTACH it unheard
+            what = os.fsdecode(args[0]) if args and isinstance(args[0], (str, bytes, os.PathLike)) else "sqlite3"
+            _state.attempts.append(("home", what))
+            raise PermissionError(errno.EACCES, home_message(what))
     elif event == "import":
         name = args[0] if args and isinstance(args[0], str) else ""
-        if name.split(".")[0] in ("reference", "checker") and _state.learner_asks():
+        if name.split(".")[0] in ("checker", *ANSWERS) and _state.learner_asks():
             _state.attempts.append(("import", name))
             raise ImportError(import_message(name), name=name)
 
@@ -193,7 +230,7 @@ class _Finder:
 
     @staticmethod
     def find_spec(name: str, path: object = None, target: object = None) -> None:
-        if name.startswith(SEALED_PREFIXES) or name.split(".")[0] == "reference":
+        if name.startswith(SEALED_PREFIXES) or name.split(".")[0] in ANSWERS:
             _attempt("import", name)
         elif name.split(".")[0] == "checker" and _state.learner_asks():
             _state.attempts.append(("import", name))
@@ -209,6 +246,8 @@ def seal(keep: tuple[object, ...] = ()) -> None:
     if _state is not None:
         return
     _state = _Seal()
+    import_message("")  # the language's messages are read now: content/ is sealed from here on
+    fence.enter()  # KATA_HOME points nowhere; the temporary folder is the check's own where it has one
     _forget_sources()
     names, classes = _solutions()
     kept = _classes_used(keep)
@@ -269,6 +308,7 @@ def _forget_sources() -> None:
 def enter_learner(path: Path) -> None:
     """The learner's file is about to run: its frames are the learner's from now on."""
     if _state is not None:
+        fence.restrict(str(path), _state.home)  # Landlock, where there is one: for every process it starts too
         _state.learner = os.path.realpath(path)
         _state.folder = os.path.dirname(_state.learner)
 
@@ -284,7 +324,7 @@ def take_attempt() -> tuple[str, str] | None:
 
 def attempt_message(attempt: tuple[str, str]) -> str:
     kind, what = attempt
-    return {"read": read_message, "objects": objects_message}.get(kind, import_message)(what)
+    return {"read": read_message, "objects": objects_message, "home": home_message}.get(kind, import_message)(what)
 
 
 def _holds_solutions(name: str) -> bool:

@@ -179,7 +179,8 @@ def _check_a_sleeping_learner(tmp_path: Path, **popen) -> tuple[subprocess.Popen
         "# kata: gae\nimport os, time\n"
         "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
         f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n")
-    env = {**os.environ, "KATA_HOME": str(tmp_path / "home"), "KATA_PREFORK": "1"}
+    # kata's home beside the folder the learner's code writes its marker in: a folder that holds it cannot be written
+    env = {**os.environ, "KATA_HOME": str(tmp_path.with_name(tmp_path.name + "-home")), "KATA_PREFORK": "1"}
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
     for _ in range(400):

@@ -62,6 +62,15 @@ CHEATS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def kata_home(tmp_path_factory, monkeypatch):
+    """kata's home beside the learner's folder, not in it: the learner's code writes its markers there, and a
+    folder that holds kata's home cannot be written (Landlock grants a folder with all it holds)."""
+    home = tmp_path_factory.mktemp("kata-home")
+    monkeypatch.setenv("KATA_HOME", str(home))
+    return home
+
+
 def _learner(tmp_path: Path, body: str, name: str = "gae.py") -> Path:
     target = tmp_path / name
     target.write_text("# kata: gae\n" + body)
