@@ -78,8 +78,10 @@ def refused(path: Path, kata: catalog.Kata) -> bool:
 
 
 def _inplace(case: spec_api.Case, outcome: spec_api.Outcome) -> list[Problem]:
+    relaid = {name for name, was in outcome.layout.items()  # strides or offset changed (t_, as_strided_, set_)
+              if isinstance(outcome.args.get(name), torch.Tensor) and spec_api.layout(outcome.args[name]) != was}
     return [Problem("inplace", f"input {name}", "modified in place") for name, before in case.inputs.args.items()
-            if mistakes._changed(before, outcome.args.get(name))]
+            if mistakes._changed(before, outcome.args.get(name)) or name in relaid]
 
 
 _EXPECTED: dict[tuple, list] = {}  # (kata, seed, case) -> the reference's accepted answers, decoded

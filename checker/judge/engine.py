@@ -41,7 +41,7 @@ from checker.text.i18n import tr
 from checker.judge.results import CaseResult, CheckResult, LearnerError, Problem, Status, TensorInfo
 from checker.judge.runner import Children, Stream, decode_outcome, exit_words, merge
 from checker.judge.worker import (INDEX_BYTES, Limits, describe_error, encode_outcome, isolate, load_entry, queued, refusal,
-                            reset_global_state, send, serve)
+                            reset_global_state, send, serve, stub_raises, timed)
 
 # A re-check spreads the learner's cases over two children when its last run of them took this long (the sum of
 # its cases' times): a second child costs a fork, a load of the learner's file and the first calls' warm-up again.
@@ -197,9 +197,11 @@ class _Run:
                  spread: bool = False):
         self.kata, self.spec, self.cases, self.device, self.path, self.limits = kata, spec, cases, device, path, limits
         self.spread = spread
+        self.stub = stub_raises(kata.stub_path)  # what the stub raises, read here: kata's files are sealed in the child
         self.children = Children(limits)
         self._captures = [self.children.capture]  # each learner's child's printing, in that child's order
         self.timed_out = False
+        self._ended = 0.0  # when collecting ended (the time limit, on a timeout)
         self.got: dict[str, spec_api.Outcome] = {}  # the learner's decoded outcome per case name
         self.expected: dict[str, list[spec_api.Outcome]] = {}  # the accepted answers per case name
         self._learners: list[Stream] = []  # the learner's children while collecting (two when the cases are spread)
@@ -215,6 +217,7 @@ class _Run:
         # The child keeps only the spec's call hook: the spec itself (its known mistakes are solutions with
         # the switches off) and the reference's cached answers are sealed away before the learner's file runs.
         hook, kata, run_device = getattr(self.spec, "call", spec_api.call), self.kata, self.device
+        stub = self.stub
         self.spec = None
         _REFERENCE_CACHE.clear()
         isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,), queue_fd=queue)
@@ -229,11 +232,15 @@ class _Run:
             send(fd, {"m": "fatal", "stage": "import", "error": error})
             return
 
+        if kata.kind == "function":
+            entry = timed(entry, fd)  # a timeout inside a large call then says how large, and how slow a row was
+
         def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
             device = torch.device("cpu") if case.device_independent else run_device
             return [hook(kata, entry, case.inputs, device, track_device=case.family.track_device)]
 
-        serve(fd, run_case, self.cases, self.path, send_args=True, indices=None if queue is None else queued(queue))
+        serve(fd, run_case, self.cases, self.path, send_args=True, indices=None if queue is None else queued(queue),
+              stub=stub)
 
     def _reference(self, fd: int) -> None:
         _fast_math_off()
@@ -391,6 +398,7 @@ class _Run:
     def _collect(self, streams: list[Stream], deadline: float) -> None:
         self.children.collect(streams, deadline, self._on_message)
         self.timed_out = self.children.timed_out
+        self._ended = time.monotonic()
 
     def _on_message(self, stream: Stream) -> None:
         if self._reference_stream is None:
@@ -499,9 +507,39 @@ class _Run:
         at = self._stopped_at(learner)
         name = self.cases[at].name if at is not None else "?"
         if self.timed_out:
-            return tr("Timed out after {seconds} s in case {case}: an endless loop, or very slow code?",
-                      seconds=f"{self.limits.seconds:g}", case=name)
+            return self._timeout_message(learner, name)
         return tr("Your code ended the process in case {case}: {how}.", case=name, how=exit_words(learner.status))
+
+    def _timeout_message(self, learner: Stream, case: str) -> str:
+        """The timeout, and what made the code slow where the calls say: the rows of the large call it was in and
+        the time a row took (from that call, or the large calls before it), or an endless loop's plain words."""
+        seconds = f"{self.limits.seconds:g}"
+        done = [c for h, _ in learner.by_case().values() for c in h.get("calls", ())]
+        rows, took = sum(c["shape"][0] for c in done), sum(c["t"] for c in done)
+        if learner.calling is not None:
+            header, began = learner.calling
+            shape, ran = header["shape"], max(self._ended - began, 0.0)
+            what = f"{header['name']} [{', '.join(map(str, shape))}]".strip()
+            if rows and took >= ROW_LOOP * rows and ran <= 3 * shape[0] * took / rows + 1.0:  # as slow as before
+                return tr("Timed out after {seconds} s in case {case}: your function was called with {rows} rows ({what}) "
+                          "and had not returned after {ran} s; its large calls before it took {ms} ms a row ({done} rows "
+                          "in {took} s). A Python loop over the rows? Work on the whole batch at once (`kata check "
+                          "--timeout` gives it longer).", seconds=seconds, case=case, rows=f"{shape[0]:,}", what=what,
+                          ran=f"{ran:.1f}", ms=_ms(took / rows), done=f"{rows:,}", took=f"{took:.1f}")
+            if not rows:
+                return tr("Timed out after {seconds} s in case {case}: your function was called with {rows} rows ({what}) "
+                          "and had not returned after {ran} s (at least {ms} ms a row): an endless loop, or a Python loop "
+                          "over the rows? Work on the whole batch at once (`kata check --timeout` gives it longer).",
+                          seconds=seconds, case=case, rows=f"{shape[0]:,}", what=what, ran=f"{ran:.1f}",
+                          ms=_ms(ran / shape[0]))
+        if learner.calling is None and rows and took > 0.5 * self.limits.seconds and took >= ROW_LOOP * rows:
+            most = max(c["shape"][0] for c in done)
+            return tr("Timed out after {seconds} s in case {case}: your function was called with up to {most} rows and "
+                      "took {ms} ms a row ({rows} rows in {took} s). A Python loop over the rows? Work on the whole batch "
+                      "at once (`kata check --timeout` gives it longer).", seconds=seconds, case=case, most=f"{most:,}",
+                      ms=_ms(took / rows), rows=f"{rows:,}", took=f"{took:.1f}")
+        return tr("Timed out after {seconds} s in case {case}: an endless loop, or very slow code?", seconds=seconds,
+                  case=case)
 
     def _case_result(self, case: spec_api.Case, i: int, expected: tuple[dict, list[bytes]], learner: Stream) -> CaseResult:
         info = CaseResult(name=case.name, family=case.family.name, about=self._about(case.family.name), status=Status.ERROR)
@@ -536,7 +574,7 @@ class _Run:
         outcome = decode_outcome(header["outcomes"][0], buffers)
         self.got[case.name] = outcome
         problems = self._compare(case, alternatives, outcome)
-        problems += _inplace_problems(case, header.get("after", {}), buffers)
+        problems += _inplace_problems(case, header.get("after", {}), buffers, header.get("relaid"))
         status = Status.PASS if not problems else Status.FAIL
         return replace(info, status=status, problems=tuple(problems), seconds=header.get("t", 0.0))
 
@@ -567,6 +605,17 @@ class _Run:
         return name_mistakes(self, results)
 
 
+# Seconds a row above which a large call is a loop over its rows: one torch op costs some microseconds, while a
+# batched computation spends a fraction of one on each row.
+ROW_LOOP = 5e-6
+
+
+def _ms(seconds: float) -> str:
+    """A time per row in milliseconds, to two figures: "3.1", "0.42", "27"."""
+    ms = seconds * 1000
+    return f"{ms:.0f}" if ms >= 10 else f"{ms:.2g}"
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -586,15 +635,26 @@ def _weight(problems: list[Problem]) -> tuple[int, int]:
     return structural, mismatched
 
 
-def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) -> list[Problem]:
+def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes], relaid: dict | None = None
+                      ) -> list[Problem]:
+    """The inputs the learner's code changed: their values, or their metadata (shape, dtype: `unsqueeze_`, `t_`,
+    `resize_`, `as_strided_`, `set_` leave the bytes alone but not the caller's tensor), or their strides and offset
+    (`relaid`: what the child saw change between the call and its end, where the case's protocol recorded them)."""
     problems = []
     for name, node in after.items():
         before = case.inputs.args.get(name)
         now = codec.decode(node, buffers)
-        if not isinstance(now, codec.TensorValue) or now.data is None:
+        if not isinstance(now, codec.TensorValue) or before is None:
             continue
-        original = torch.as_tensor(before) if before is not None else None
-        if original is None or original.shape != now.data.shape:
+        original = torch.as_tensor(before)
+        was = _metadata(before, original)
+        changed = _metadata_change(was, (now.shape, now.dtype), (relaid or {}).get(name))
+        if changed is not None:
+            problems.append(Problem("inplace", f"input {name}", tr(
+                "your code changed the {what} of the input '{name}' in place ({how}); work on a copy "
+                "(x = x.unsqueeze(-1), not x.unsqueeze_(-1))", what=changed[0], name=name, how=changed[1])))
+            continue
+        if now.data is None or original.shape != now.data.shape:
             continue
         same = torch.equal(original.to(now.data.dtype), now.data) or (
             original.dtype.is_floating_point and torch.allclose(original.double(), now.data.double(), rtol=0, atol=0, equal_nan=True))
@@ -603,6 +663,23 @@ def _inplace_problems(case: spec_api.Case, after: dict, buffers: list[bytes]) ->
                                                                    "(masked_fill_, +=, [...] = …); work on a copy or use "
                                                                    "out-of-place ops", name=name)))
     return problems
+
+
+def _metadata(before: Any, original: torch.Tensor) -> tuple[tuple[int, ...], str]:
+    """An input's shape and dtype as the codec names them (numpy arrays by numpy's name)."""
+    dtype = before.dtype.name if isinstance(before, numpy.ndarray) else str(original.dtype).removeprefix("torch.")
+    return tuple(original.shape), dtype
+
+
+def _metadata_change(was: tuple, now: tuple, relaid: list | None) -> tuple[str, str] | None:
+    """(what changed, from what to what) in the learner's terms, or None: shape first, then dtype, then strides."""
+    if tuple(was[0]) != tuple(now[0]):
+        return tr("shape"), f"{tuple(was[0])} → {tuple(now[0])}"
+    if was[1] != now[1]:
+        return tr("dtype"), f"{was[1]} → {now[1]}"
+    if relaid:
+        return tr("strides"), f"{relaid[0]} → {relaid[1]}"  # "stride (4, 1), offset 0", from the child
+    return None
 
 
 def _plain(value: Any) -> bool:

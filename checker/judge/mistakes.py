@@ -19,11 +19,12 @@ A case on which the learner's code raised an exception is evidence too (a file w
 layout, `[B, L, H, D]` for rope or `[N, L, C]` for a 3-D BatchNorm input, raises where the shapes make
 that layout impossible and gives wrong values where they happen to fit). The rule for crashes:
 
-    - a file is named only from at least one examined failing case (wrong values, not an exception):
-      a crash alone says nothing about which formula the file computes;
     - on every examined crashing case (one the learner's code raised on, an exception in that case,
       not a timeout, memory or process failure) the variant raises too (any exception): it makes
       the same assumption, so the same shapes break it;
+    - a file that gave no wrong answer (it raised wherever it did not pass: a bad view, `multinomial` on a
+      row of zeros, a shape that does not broadcast) is named from its crashes alone only by a variant that
+      raises the same exception type on every examined crashing case, and is right on the passing ones;
     - where the learner answered (every examined failing and passing case) the variant answers too,
       as before: a variant that raises where the learner did not is another function.
 
@@ -58,7 +59,8 @@ import torch
 
 from checker.judge import codec
 from checker.judge import spec as spec_api
-from checker.judge.compare import compare_outcome, describe, float_of, is_float_scalar, split_outputs, verdict_only
+from checker.judge.compare import (compare_outcome, describe, float_of, is_float_scalar, item_words, split_outputs,
+                                   verdict_only)
 from checker.text.i18n import tr
 from checker.judge.results import CaseResult, Problem, Status
 from checker.judge.worker import reset_global_state, send
@@ -78,9 +80,9 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
     the variants are code like the learner's), or as they were."""
     mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
     failing = examined_failing(run, results)
-    if not mistakes or not failing:
-        return results
     crashing = examined_crashing(run, results)
+    if not mistakes or not _evidence(results, failing, crashing):
+        return results
 
     def body(fd: int) -> None:
         send(fd, {"m": "named", "index": choose(run, results)})
@@ -106,11 +108,19 @@ def choose(run: Any, results: list[CaseResult]) -> int | None:
     it in a child; the tests call it directly, so they name as the check does."""
     mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
     failing = examined_failing(run, results)
-    if not mistakes or not failing:
+    crashing = examined_crashing(run, results)
+    if not mistakes or not _evidence(results, failing, crashing):
         return None
     inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
+    raised = {r.name: r.error.type for r in results if r.error is not None}
     return explain(run, mistakes, failing, examined_passing(run, results), inplace,
-                   further_failing(run, results, failing), examined_crashing(run, results))
+                   further_failing(run, results, failing), crashing, raised)
+
+
+def _evidence(results: list[CaseResult], failing: list, crashing: list) -> bool:
+    """Whether there is anything to name from: a failing case, or crashes beside passing cases (a file that raises
+    everywhere, a stub, says nothing of the function it computes)."""
+    return bool(failing) or bool(crashing) and any(r.status is Status.PASS for r in results)
 
 
 def _plain(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
@@ -119,7 +129,7 @@ def _plain(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
     for p in problems:
         if p.kind == "precision" and p.mismatch is not None:
             p = replace(p, kind="values", message=tr("{item} differs: {n} of {total} values are out of tolerance",
-                                                     item=p.item or tr("the output"), n=p.mismatch.mismatched,
+                                                     item=item_words(p.item), n=p.mismatch.mismatched,
                                                      total=p.mismatch.total))
         said.append(p)
     return tuple(said)
@@ -179,11 +189,14 @@ def further_failing(run: Any, results: list[CaseResult], examined: list[spec_api
 
 
 def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], passing: list[spec_api.Case],
-            inplace: set[str], further: list[spec_api.Case] = (), crashing: list[spec_api.Case] = ()) -> int | None:
+            inplace: set[str], further: list[spec_api.Case] = (), crashing: list[spec_api.Case] = (),
+            raised: dict[str, str] | None = None) -> int | None:
     """The index of the one variant that explains the learner's results, or None. Runs in process:
     the check runs it in a child; tests call it directly. While several variants explain the examined
     failing cases, the `further` failing cases are examined too, until one is left. On the `crashing`
-    cases (the learner's code raised) a variant must raise too. Variants that share a key count as one."""
+    cases (the learner's code raised) a variant must raise too; where the learner gave no wrong answer at all, it
+    must raise what the learner's code raised (`raised`: each crashing case's exception type), the only evidence
+    there is. Variants that share a key count as one."""
     position = {c.name: i for i, c in enumerate(run.cases)}
     alive = list(range(len(mistakes)))
 
@@ -202,11 +215,15 @@ def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], p
         hold_to(case)
         if not alive:
             return None
+    if not failing and not crashing:
+        return None
     for case in crashing:
         for m in list(alive):
-            outcome, _ = attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
+            outcome, _, error = _attempt(run, mistakes[m].fn, case, position.get(case.name, 0))
             if outcome is not None:
                 alive.remove(m)  # it answers where the learner's code raised: another assumption
+            elif not failing and error != (raised or {}).get(case.name):
+                alive.remove(m)  # named from crashes alone: it must break the same way
         if not alive:
             return None
     for case in further:
@@ -228,6 +245,12 @@ def explain(run: Any, mistakes: tuple[Any, ...], failing: list[spec_api.Case], p
 def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec_api.Outcome | None, bool]:
     """Run a variant on a case as the learner's file was run: (its outcome as the parent would have
     decoded it, or None if it raised; whether it modified an input in place)."""
+    outcome, modified, _ = _attempt(run, fn, case, position)
+    return outcome, modified
+
+
+def _attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec_api.Outcome | None, bool, str | None]:
+    """`attempt`, and the name of the exception type the variant raised (None when it answered)."""
     inputs = copy.copy(case.inputs)
     inputs.args = copy.deepcopy(case.inputs.args)  # a variant that writes into its inputs spoils no other
     device = torch.device("cpu") if case.device_independent else run.device
@@ -235,15 +258,15 @@ def attempt(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple[spec
     try:
         outcome = getattr(run.spec, "call", spec_api.call)(run.kata, fn, inputs, device,
                                                             track_device=case.family.track_device)
-    except Exception:  # noqa: BLE001 — a variant that cannot run this case explains nothing
-        return None, False
+    except Exception as exc:  # noqa: BLE001 — a variant that cannot run this case explains nothing, but how it broke
+        return None, False, type(exc).__name__
     modified = any(_changed(before, outcome.args.get(name)) for name, before in case.inputs.args.items())
     decoded = roundtrip(outcome)
     if not modified and getattr(run.spec, "compare", None) is not None and case.name in run.expected:
         # a spec that checks writes itself (kv caches); a case the learner crashed on has no answers kept
         judged = run.spec.compare(run.kata, case, run.expected[case.name], decoded) or []
         modified = any(p.kind == "inplace" for p in judged)
-    return decoded, modified
+    return decoded, modified, None
 
 
 def roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
@@ -255,12 +278,17 @@ def roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
 
 
 def _changed(before: Any, after: Any) -> bool:
+    """Whether the call changed an input: its values, or its shape or dtype (`unsqueeze_`, `resize_`, `.data =`)."""
     if isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor):
-        if after.device.type == "meta" or before.shape != after.shape:
+        if before.shape != after.shape or before.dtype != after.dtype:
+            return True
+        if after.device.type == "meta":
             return False
         return not torch.equal(before, after.detach().cpu().to(before.dtype))
     if isinstance(before, np.ndarray) and isinstance(after, np.ndarray):
-        return before.shape == after.shape and not np.array_equal(before, after, equal_nan=before.dtype.kind == "f")
+        if before.shape != after.shape or before.dtype != after.dtype:
+            return True
+        return not np.array_equal(before, after, equal_nan=before.dtype.kind == "f")
     return False
 
 

@@ -17,7 +17,7 @@ from typing import Callable
 
 import torch
 
-from checker.judge import codec, seal
+from checker.judge import codec, fence, seal
 from checker.judge import spec as spec_api
 from checker.text.i18n import tr
 from checker.judge.worker import Limits, child_main, quiet
@@ -38,6 +38,7 @@ class Stream:
     current: int | None = None  # the case that has started and not finished
     printed_at: dict[int, int] = field(default_factory=dict)  # case -> where the captured output stood when it began
     started: list[int] = field(default_factory=list)  # the cases it began, in its order
+    calling: tuple[dict, float] | None = None  # the large call of the current case not yet returned, and when it began
     _by_case: dict = field(default_factory=dict)
     _counted: int = 0
     _first: dict = field(default_factory=dict)  # message kind -> the first message of that kind
@@ -117,6 +118,7 @@ def merge(streams: list[Stream], captures: list, cases: int, stopped: set[int]) 
         got = stream.by_case().get(i)
         if got is None:  # its child ended in this case: so does the run
             merged.current, merged.status = (i if stream.current == i else None), stream.status
+            merged.calling = stream.calling if stream.current == i else None
             return merged, out
         merged.messages.append(got)
         ending = stream.has("stub") or stream.has("stopped")
@@ -145,6 +147,7 @@ class Children:
         self.capture = tempfile.TemporaryFile()
         self.pids: list[int] = []
         self.timed_out = False
+        self.scratch: str | None = None  # the learner's children's temporary folder (checker.judge.fence)
         self._unreaped: set[int] = set()
         _subreaper(True)
         self._before = set(_children_of(os.getpid()))
@@ -155,6 +158,8 @@ class Children:
         sys.stdout.flush()  # or the child would print the parent's buffered output again
         sys.stderr.flush()
         seal.solution_modules()  # what a learner's child will seal, found here where it copies no pages
+        self.scratch = self.scratch or fence.scratch()
+        fence.prepare(self.scratch)
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover — runs in the child
@@ -261,13 +266,16 @@ class Children:
         try:
             for header, buffers in stream.reader.feed(chunk):
                 stream.messages.append((header, buffers))
-                if header.get("m") == "start":
+                if header.get("m") == "call":
+                    stream.calling = (header, time.monotonic())
+                elif header.get("m") == "start":
+                    stream.calling = None
                     stream.current = header["i"]
                     stream.started.append(header["i"])
                     if isinstance(header.get("at"), int):
                         stream.printed_at[header["i"]] = header["at"]
                 elif header.get("m") == "case":
-                    stream.current = None
+                    stream.current = stream.calling = None
         except (ValueError, KeyError, UnicodeDecodeError):
             stream.garbled = True
         if on_message is not None:
@@ -328,6 +336,7 @@ class Children:
             self.reap(pid)
         self.pids.clear()
         self._sweep()
+        fence.remove(self.scratch)
         _subreaper(False)
         self.capture.close()
 

@@ -99,6 +99,7 @@ class Outcome:
     value: Any  # what the function or forward returned
     extras: dict[str, Any] = field(default_factory=dict)  # gradients, by name
     args: dict[str, Any] = field(default_factory=dict)  # the arguments as passed (for the in-place check)
+    layout: dict[str, str] = field(default_factory=dict)  # their strides and offset when passed (`layout`), where known
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ class Mistake:
 
     key: str  # "dones_ignored"
     fn: Callable[..., Any]  # same signature as the entry point (a class for module katas)
+    variant: str = ""  # one of several variants of the key: `mistakes.<key>.variants.<variant>` says how it differs
 
 
 def case_seed(seed: int, name: str) -> int:
@@ -189,7 +191,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
     named = {k: torch.device(simulated) if v is RUN_DEVICE else v for k, v in inputs.args.items()}
     with Simulation(simulated, named) as sim:
         outcome = _call(kata, entry, inputs, sim.device)
-    return Outcome(sim.report(outcome.value), sim.report(outcome.extras), sim.report(outcome.args))
+    return Outcome(sim.report(outcome.value), sim.report(outcome.extras), sim.report(outcome.args), outcome.layout)
 
 
 def simulated_device(inputs: Inputs, track_device: bool = False) -> str | None:
@@ -208,9 +210,11 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
         raise TypeError(f"{kata.id} is a class kata: its spec must define a call hook")
     args = {name: place(value, device) for name, value in inputs.args.items()}
     if inputs.raises is not None:
-        return Outcome(expect_raise(lambda: entry(**args), inputs.raises), {}, args)
+        laid = {name: layout(t) for name, t in args.items() if isinstance(t, torch.Tensor)}
+        return Outcome(expect_raise(lambda: entry(**args), inputs.raises), {}, args, laid)
     for name in inputs.grad_of:
         args[name] = args[name].detach().requires_grad_(True)
+    laid = {name: layout(t) for name, t in args.items() if isinstance(t, torch.Tensor)}
     module = None
     if kata.kind == "module":
         module = entry(**inputs.init)
@@ -229,7 +233,13 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
         value = fn(**args)
     wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
     extras = gradients(value, args, inputs, module, device) if wants_grads else {}
-    return Outcome(value, extras, args)
+    return Outcome(value, extras, args, laid)
+
+
+def layout(t: torch.Tensor) -> str:
+    """A tensor's strides and storage offset, in words: what `t_`, `as_strided_` or `set_` may change while the
+    shape, dtype and values stay (the in-place check compares the words before and after the call)."""
+    return f"stride {tuple(t.stride())}, offset {t.storage_offset()}"
 
 
 def _elsewhere(module: Any, device: torch.device) -> bool:
@@ -269,13 +279,17 @@ def gradients(value: Any, args: dict, inputs: Inputs, module: Any, device: torch
 
 RAISED = "raised "  # what an expected-error case's outcome starts with when the call raised
 RETURNED = "returned a value"
+# In the learner's child, whether a NotImplementedError is the untouched stub's (the worker sets it); a case that
+# accepts NotImplementedError (verl raises it for a kind it does not know) takes any other one as the raise.
+is_stub: Callable[[BaseException], bool] = lambda exc: True
 
 
 def expect_raise(run: Callable[[], Any], error: str) -> str:
     """What a call that must raise `error` (a builtin exception's name, or several joined by "|") did, in
     words the report and the namer compare: "raised ValueError" (a subclass counts; any of several is
     said as the first, so every accepted error reads alike), "raised KeyError: 'k4'" or "returned a
-    value". A stub's NotImplementedError and a simulated device's problem pass through."""
+    value". A stub's NotImplementedError and a simulated device's problem pass through (a NotImplementedError
+    the case accepts and the stub did not raise is the raise)."""
     import builtins
 
     from checker.judge.devices import DeviceProblem
@@ -284,8 +298,12 @@ def expect_raise(run: Callable[[], Any], error: str) -> str:
     wanted = tuple(getattr(builtins, name) for name in names)
     try:
         run()
-    except (NotImplementedError, DeviceProblem):
+    except DeviceProblem:
         raise
+    except NotImplementedError as exc:
+        if NotImplementedError not in wanted or is_stub(exc):
+            raise
+        return RAISED + names[0]
     except wanted:
         return RAISED + names[0]
     except Exception as exc:  # noqa: BLE001 — the wrong exception is an answer, reported as such

@@ -8,8 +8,10 @@ learner's code never touches.
 """
 from __future__ import annotations
 
+import ast
 import dis
 import faulthandler
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -122,13 +124,18 @@ def reset_global_state(seed: int) -> None:
 
 
 def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], cases: list[spec_api.Case],
-          learner_path: Path | None = None, send_args: bool = False, indices: Iterable[int] | None = None) -> None:
+          learner_path: Path | None = None, send_args: bool = False, indices: Iterable[int] | None = None,
+          stub: tuple[frozenset[str], frozenset[str]] | None = None) -> None:
     """Run every case (or those at `indices`, in order: this child's share) and stream its outcomes; a case that
-    raises is reported, and the next runs. A case is always numbered and seeded by its place in `cases`."""
+    raises is reported, and the next runs. A case is always numbered and seeded by its place in `cases`. `stub`:
+    what the kata's stub raises (`stub_raises`), to tell its NotImplementedError from the learner's own."""
+    if learner_path is not None:
+        spec_api.is_stub = functools.partial(_is_stub, learner_path=learner_path, stub=stub)
     send(fd, {"m": "ready"})
     for i in range(len(cases)) if indices is None else indices:
         case = cases[i]
         send(fd, {"m": "start", "i": i, "at": _printed_so_far()})
+        _large_calls.clear()
         started = time.perf_counter()
         try:
             reset_global_state(case.seed ^ i)
@@ -141,7 +148,7 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
                 continue
             error = refusal(describe_error(exc, learner_path))
             send(fd, {"m": "case", "i": i, "error": error, "t": time.perf_counter() - started})
-            if i == 0 and isinstance(exc, NotImplementedError) and not error.get("refused") and _raised_in(exc, learner_path):
+            if i == 0 and isinstance(exc, NotImplementedError) and not error.get("refused") and _is_stub(exc, learner_path, stub):
                 send(fd, {"m": "stub"})
                 return
             if error["type"] == "MemoryError":  # every further case would fill memory again
@@ -155,11 +162,48 @@ def serve(fd: int, run_case: Callable[[spec_api.Case], list[spec_api.Outcome]], 
             continue
         buffers: list[bytes] = []
         header = {"m": "case", "i": i, "t": elapsed, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
+        if _large_calls:
+            header["calls"] = list(_large_calls)
         if send_args and outcomes:
             header["after"] = {k: _safe_encode(v, buffers) for k, v in outcomes[0].args.items()
                                if isinstance(v, (torch.Tensor, np.ndarray))}
+            relaid = _relaid(outcomes[0])
+            if relaid:
+                header["relaid"] = relaid
         codec.write_message(fd, header, buffers)
     send(fd, {"m": "done"})
+
+
+# A call of the entry point with this many rows (the leading dimension of its first tensor or array) is timed, and
+# announced to the parent before it runs: a check that times out inside it says how large it was and how long a row
+# took (issue 31: a right sampler written for one row, called in a Python loop over thousands of rows).
+LARGE_CALL_ROWS = 1000
+_large_calls: list[dict] = []  # this case's large calls so far: {"name", "shape", "t"}
+
+
+def timed(entry: Callable[..., Any], fd: int) -> Callable[..., Any]:
+    """The entry point of a function kata, with its large calls timed (see LARGE_CALL_ROWS)."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        size = _leading(args, kwargs)
+        if size is None:
+            return entry(*args, **kwargs)
+        send(fd, {"m": "call", "name": size[0], "shape": size[1]})
+        started = time.perf_counter()
+        try:
+            return entry(*args, **kwargs)
+        finally:
+            _large_calls.append({"name": size[0], "shape": size[1], "t": time.perf_counter() - started})
+    return call
+
+
+def _leading(args: tuple, kwargs: dict) -> tuple[str, list[int]] | None:
+    """(its name, or "" when passed by position; its shape) of the call's first tensor or array, when it has at least
+    LARGE_CALL_ROWS rows."""
+    for name, value in [("", a) for a in args] + list(kwargs.items()):
+        if isinstance(value, (torch.Tensor, np.ndarray)):
+            shape = [int(n) for n in value.shape]
+            return (name, shape) if shape and shape[0] >= LARGE_CALL_ROWS else None
+    return None
 
 
 INDEX_BYTES = 2  # a case's number on a queue of cases
@@ -203,6 +247,54 @@ def _raised_in(exc: BaseException, learner_path: Path | None) -> bool:
     return 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] == dis.opmap["RAISE_VARARGS"]
 
 
+# What a function that does nothing but raise compiles to (3.11 to 3.13): a docstring and `pass` add nothing.
+_BARE_RAISE = frozenset({"RESUME", "NOP", "CACHE", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CONST", "PUSH_NULL", "PRECALL",
+                         "CALL", "RAISE_VARARGS"})
+
+
+@functools.lru_cache(maxsize=64)
+def stub_raises(path: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """The functions of a kata's stub (katas/<m>.py) that raise NotImplementedError, and their messages
+    ("write kl_estimate"): read in the parent, before a child forks."""
+    names, messages = set(), set()
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return frozenset(), frozenset()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            raised = node.exc if isinstance(node, ast.Raise) else None
+            call = raised if isinstance(raised, ast.Call) else None
+            target = call.func if call is not None else raised
+            if isinstance(target, ast.Name) and target.id == "NotImplementedError":
+                names.add(fn.name)
+                if call is not None and call.args and isinstance(call.args[0], ast.Constant):
+                    messages.add(str(call.args[0].value))
+    return frozenset(names), frozenset(messages)
+
+
+def _is_stub(exc: BaseException, learner_path: Path | None, stub: tuple[frozenset[str], frozenset[str]] | None) -> bool:
+    """Whether the NotImplementedError is the untouched stub's, not one the learner's code raises on purpose
+    (verl's `raise NotImplementedError(f"unknown kind {kind}")` for a kind it does not know): raised by the
+    learner's file with the stub's message, or by one of the stub's functions whose body is still nothing but
+    the raise."""
+    if not _raised_in(exc, learner_path):
+        return False
+    if stub is None:
+        return True
+    names, messages = stub
+    if _safe_str(exc) in messages:
+        return True
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    ops = [i.opname for i in dis.get_instructions(code)]
+    return code.co_name in names and set(ops) <= _BARE_RAISE and ops.count("RAISE_VARARGS") == 1
+
+
 def _printed_so_far() -> int | None:
     """Where the captured output stands (its file offset), so the parent can tell which case printed what."""
     try:
@@ -216,6 +308,16 @@ def _printed_so_far() -> int | None:
 def encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
     return {"value": _safe_encode(outcome.value, buffers),
             "extras": {k: _safe_encode(v, buffers) for k, v in outcome.extras.items()}}
+
+
+def _relaid(outcome: spec_api.Outcome) -> dict[str, list[str]]:
+    """The inputs whose strides or offset the call changed (`t_`, `as_strided_`, `set_`): name -> [before, after]."""
+    moved = {}
+    for name, was in outcome.layout.items():
+        t = outcome.args.get(name)
+        if isinstance(t, torch.Tensor) and spec_api.layout(t) != was:
+            moved[name] = [was, spec_api.layout(t)]
+    return moved
 
 
 def _safe_encode(value: Any, buffers: list[bytes]) -> Any:

@@ -15,10 +15,15 @@ returns a new cache, so the recorder can tell which call's cache came back.
 
 The learner's code may call it with anything: every misuse raises a `ValueError` that says what the
 call was and what the model takes, never a traceback from inside torch.
+
+The record of the calls is not the model's to hold: the learner's loop has the model object, and a loop that
+ignores the cache could write itself a clean record (`model.calls = …`). It lives in `_RECORDS`, keyed by the
+model, which `calls_of` reads; the model has fixed slots, so an attribute written on it fails loudly.
 """
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -108,8 +113,10 @@ def _positions(start: int, length: int, dtype: torch.dtype, device: torch.device
 
 
 class TinyLM:
-    """The model the learner's loop calls; `calls` records each call as (rows, tokens per row, the call whose
-    cache was passed or -1), in order."""
+    """The model the learner's loop calls; `calls_of(model)` is the record of each call as (rows, tokens per row,
+    the call whose cache was passed or -1), in order."""
+
+    __slots__ = ("spec", "device", "dtype", "embed", "wq", "wk", "wv", "wo", "head", "_id", "__weakref__")
 
     def __init__(self, spec: TinyLMSpec, device: torch.device):
         self.spec, self.device, self.dtype = spec, device, spec.dtype
@@ -119,7 +126,7 @@ class TinyLM:
         # carries attention's 1/√WIDTH, a power of two, so the scores are bitwise those of scaling them after.
         self.wq = (w["wq"] / math.sqrt(WIDTH)).T.contiguous()
         self.wk, self.wv, self.wo, self.head = (w[k].T.contiguous() for k in ("wk", "wv", "wo", "head"))
-        self.calls: list[tuple[int, int, int]] = []
+        _RECORDS[self] = []
         self._id = id(self)
 
     def __repr__(self) -> str:
@@ -137,10 +144,11 @@ class TinyLM:
                 raise ValueError(tr("the model was called with {B} rows of input_ids and a cache of {rows}: every call "
                                     "passes all the batch's rows", B=B, rows=past.key.shape[0]))
             start = len(past)
-        self.calls.append((B, l, -1 if past is None else past.made_by))
+        calls = _RECORDS[self]
+        calls.append((B, l, -1 if past is None else past.made_by))
         with torch.no_grad():
             logits, key, value = self._forward(input_ids, past, start)
-        return CausalLMOutput(logits, Cache(key, value, len(self.calls) - 1, self._id))
+        return CausalLMOutput(logits, Cache(key, value, len(calls) - 1, self._id))
 
     def _arguments(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         if len(args) > 2:
@@ -202,6 +210,15 @@ class TinyLM:
             a, b = self.spec.tie
             logits[..., b] = logits[..., a]
         return logits, k, v
+
+
+# Each model's calls, kept out of the model object the learner's code holds (see the module's docstring).
+_RECORDS: "weakref.WeakKeyDictionary[TinyLM, list[tuple[int, int, int]]]" = weakref.WeakKeyDictionary()
+
+
+def calls_of(model: TinyLM) -> list[tuple[int, int, int]]:
+    """The calls `model` was given, in order: (rows, tokens per row, the call whose cache was passed or -1)."""
+    return list(_RECORDS.get(model, ()))
 
 
 def _what(value: Any) -> str:

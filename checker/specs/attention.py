@@ -92,6 +92,7 @@ FAMILIES = (
     Family("dropout_train_half", _case(B=2, H=4, Lq=24, D=4, scale=0.5, mask="causal", dropout_p=0.5, train=True)),
     Family("fully_masked_float64", _case(Lq=6, mask="dead", dtype=torch.float64)),  # late: the namer examines the earlier families first
     Family("device", _case(Lq=5, mask="dead"), track_device=True),
+    Family("device_no_mask", _case(Lq=5), track_device=True),
     Family("random", _random, draws=75),
 )
 

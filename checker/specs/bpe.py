@@ -372,6 +372,10 @@ def _ids_problem(item: str, text: str, expected: TensorValue, got: Any) -> Probl
 
 
 def _decoded_problem(item: str, ids: list[int], expected: str, got: Any) -> Problem | None:
+    if _is_finding(got) and got[1] == "decode raised":  # which ids: a case decodes several lists
+        return Problem("values", item, tr("{item}: decode({ids}) raised {error}: decode the joined bytes with "
+                                          "errors=\"replace\" (ids that cut a multi-byte character give U+FFFD)",
+                                          item=item, ids=_short(ids), error=got[2]))
     if _is_finding(got):
         return _finding_problem(item, got)
     if got == expected:

@@ -29,6 +29,7 @@ FAMILIES = (
     Family("device_none", _case(2, 2, 5, device=None)),
     Family("meta", _case(2, 3, 5, device=META)),
     Family("device", _case(2, 2, 6), track_device=True),
+    Family("device_none_on_gpu", _case(2, 2, 6, device=None), track_device=True),
     Family("random", _random, draws=100),
 )
 

@@ -116,6 +116,7 @@ FAMILIES = (
     Family("random_float64", _random("float64"), draws=20),
     Family("random_groups", _random("groups"), draws=15),
     Family("device", _case(2, 4, 6, 5, 4, 3, 3, stride=(2, 1), padding=1, groups=2), track_device=True),
+    Family("device_defaults", _case(2, 3, 7, 6, 2, 3, 2, bias=_OMIT), track_device=True),
 )
 FAMILIES = _training.single_threaded(FAMILIES)
 
@@ -135,9 +136,13 @@ def tolerance_for(case: Any, item: str, dtype: torch.dtype, expected: torch.Tens
 
 
 def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps="right",
-             channels="contiguous", bias_mode="right", graph=True, swap_hw=False, empty_output=False):
+             channels="contiguous", bias_mode="right", graph=True, swap_hw=False, empty_output=False, swapped=()):
     """The reference's im2col with one slip. pad: "both", "top_left" or "bottom_right" (one side only),
-    or "width_only" (F.pad(x, (p, p)): W padded, H not);
+    "twice_top_left" or "twice_bottom_right" (all 2p rows and columns on one side: the size right, the windows
+    shifted), or "width_only" (F.pad(x, (p, p)): W padded, H not);
+    stride_in_input: True, False (the windows step one pixel on both axes), "rows" or "columns" (the stride
+    applied to that axis alone); swapped: the tuple arguments read (w, h), each alone ("stride", "padding",
+    "dilation"; swap_hw swaps all three);
     taps: "right", "index" (the taps not spread, the output size right) or "ignored" (size too);
     channels: "contiguous", "interleaved_in" (group g reads channels g, g + G, …) or "interleaved_out";
     bias_mode: "right", "ignored" or "per_group" (bias[g] added to all of group g's outputs);
@@ -147,6 +152,12 @@ def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps
         (sh, sw), (ph, pw), (dh, dw) = pair(stride), pair(padding), pair(dilation)
         if swap_hw:
             (sh, sw), (ph, pw), (dh, dw) = (sw, sh), (pw, ph), (dw, dh)
+        if "stride" in swapped:
+            sh, sw = sw, sh
+        if "padding" in swapped:
+            ph, pw = pw, ph
+        if "dilation" in swapped:
+            dh, dw = dw, dh
         N, C_in, H, W = x.shape
         C_out, Cg, kH, kW = weight.shape
         G = groups
@@ -161,10 +172,11 @@ def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps
             H_out = math.ceil((H + 2 * ph - dh * (kH - 1) - 1) / sh) + 1
             W_out = math.ceil((W + 2 * pw - dw * (kW - 1) - 1) / sw) + 1
         pads = {"both": (pw, pw, ph, ph), "top_left": (pw, 0, ph, 0), "bottom_right": (0, pw, 0, ph),
-                "width_only": (pw, pw)}[pad]
+                "width_only": (pw, pw), "twice_top_left": (2 * pw, 0, 2 * ph, 0),
+                "twice_bottom_right": (0, 2 * pw, 0, 2 * ph)}[pad]
         if pad == "width_only":  # F.pad(x, (p, p)) pads the last dimension only
             H_out = out_size(H, kH, sh, 0, dh)
-        elif pad != "both":
+        elif pad in ("top_left", "bottom_right"):
             H_out, W_out = out_size(H - ph, kH, sh, ph, dh), out_size(W - pw, kW, sw, pw, dw)  # padded once
         if empty_output and min(H_out, W_out) <= 0:  # no room for a window: as_strided's empty answer (and its error
             empty = x.new_zeros(N, C_out, H_out, W_out) * (x.sum() + weight.sum())  # for a negative size); unfold raises
@@ -174,6 +186,10 @@ def _variant(*, flip=False, size="floor", pad="both", stride_in_input=True, taps
             step_h = step_w = 1
         else:
             step_h, step_w = sh, sw
+        if stride_in_input == "rows":
+            step_w = 1
+        elif stride_in_input == "columns":
+            step_h = 1
         span_h, span_w = dh * (kH - 1) + 1, dw * (kW - 1) + 1
         need_h, need_w = (H_out - 1) * step_h + span_h, (W_out - 1) * step_w + span_w
         xp = F.pad(xp, (0, max(0, need_w - xp.shape[3]), 0, max(0, need_h - xp.shape[2])))  # ceil: zeros past the end
@@ -202,9 +218,13 @@ MISTAKES = (
     Mistake("padding_one_side", _variant(pad="bottom_right")),
     Mistake("padding_one_side", _variant(pad="top_left", empty_output=True)),
     Mistake("padding_one_side", _variant(pad="bottom_right", empty_output=True)),
+    Mistake("padding_one_side", _variant(pad="twice_top_left")),
+    Mistake("padding_one_side", _variant(pad="twice_bottom_right")),
     Mistake("padding_width_only", _variant(pad="width_only")),
     Mistake("padding_width_only", _variant(pad="width_only", empty_output=True)),
     Mistake("stride_ignored_in_input", _variant(stride_in_input=False)),
+    Mistake("stride_ignored_in_input", _variant(stride_in_input="rows")),
+    Mistake("stride_ignored_in_input", _variant(stride_in_input="columns")),
     Mistake("dilation_ignored", _variant(taps="index")),
     Mistake("dilation_ignored", _variant(taps="ignored")),
     Mistake("groups_interleaved", _variant(channels="interleaved_in")),
@@ -214,6 +234,8 @@ MISTAKES = (
     Mistake("no_gradient", _variant(graph=False)),
     Mistake("tuple_hw_swapped", _variant(swap_hw=True)),
     Mistake("tuple_hw_swapped", _variant(swap_hw=True, empty_output=True)),
+    *(Mistake("tuple_hw_swapped", _variant(swapped=(name,), empty_output=empty))
+      for name in ("stride", "padding", "dilation") for empty in (False, True)),
 )
 
 

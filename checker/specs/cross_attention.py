@@ -76,6 +76,7 @@ FAMILIES = (
     Family("large_scores", _case(mask="bh", scale=30.0, grads=False, tol=(1e-3, 1e-4))),
     Family("indivisible_dims", bad_dims(10, 4)),
     Family("device", _case(mask="b1"), track_device=True),
+    Family("device_no_mask", _case(), track_device=True),
     Family("random", _random, draws=85),
 )
 

@@ -129,6 +129,7 @@ FAMILIES = (
     Family("random", _random(), draws=66),
     Family("random_float64", _random(torch.float64), draws=10),
     Family("device", _case(8, 6, ignore=0.3, eps=0.1), track_device=True),
+    Family("device_defaults", _case(8, 6, ignore=0.3, ignore_index=_OMIT, eps=_OMIT), track_device=True),
 )
 FAMILIES = _training.single_threaded(FAMILIES)
 

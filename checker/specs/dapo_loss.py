@@ -119,6 +119,7 @@ FAMILIES = (
     Family("long_responses", _case(4, 64, lengths=(64, 1, 30, 47))),
     Family("random", _random, draws=76),
     Family("device", _case(4, 6, lengths=LENGTHS, c=3.0), track_device=True),
+    Family("device_no_dual_clip", _case(4, 6, lengths=LENGTHS), track_device=True),
 )
 
 

@@ -94,6 +94,7 @@ FAMILIES = (
     Family("memory_decode", _case(**MEMORY_DECODE, watched=True)),
     Family("memory_decode_causal", _case(**MEMORY_DECODE, causal=True, watched=True)),
     Family("device", _case(Lq=12, Lk=20, block_size=8, causal=True), track_device=True),
+    Family("device_defaults", _case(Lq=12, Lk=20, block_size=None, causal=None), track_device=True),
     Family("random", _random, draws=72),
 )
 

@@ -77,6 +77,7 @@ FAMILIES = (
     Family("indivisible_kv_heads", _bad_dims(12, 6, 4)),
     Family("indivisible_kv_heads_2", _bad_dims(16, 8, 3)),
     Family("device", _case(L=5, H=4, H_kv=2, mask="causal"), track_device=True),
+    Family("device_no_mask", _case(L=5, H=4, H_kv=2), track_device=True),
     Family("random", _random, draws=80),
 )
 

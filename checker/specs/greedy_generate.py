@@ -25,7 +25,7 @@ from checker.text.i18n import plural, tr
 from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._rl import pick, randint
-from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, free_run
+from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, calls_of, free_run
 
 GAP = 1e-3  # the smallest gap between the chosen logit and the runner-up along a case's greedy path
 _OMIT = object()
@@ -134,6 +134,7 @@ FAMILIES = (
     Family("tied_logits_eos", _case(3, 3, 10, eos="mid", tie=True)),
     Family("random", _random, draws=78),
     Family("device", _case(3, 3, 8, eos="mid"), track_device=True),
+    Family("device_defaults", _case(3, 3, 8, keywords="defaults"), track_device=True),
 )
 
 
@@ -154,7 +155,7 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
         return entry(lm, input_ids=input_ids, max_new_tokens=max_new_tokens, **rest)
 
     outcome = spec_api.call(kata, run, inputs, device, track_device)
-    calls = list(made[0].calls) if made else []
+    calls = calls_of(made[0]) if made else []  # kept where the learner's code cannot write it
     B, L = inputs.args["input_ids"].shape
     value = outcome.value
     if isinstance(value, torch.Tensor) and value.dim() == 2 and value.shape[1] > L and len(calls) == value.shape[1] - L + 1:

@@ -106,6 +106,7 @@ FAMILIES = (
     Family("long_completions", _case(4, 64, lengths=(64, 1, 30, 47))),
     Family("random", _random, draws=76),
     Family("device", _case(4, 6, mask_kind=None), track_device=True),
+    Family("device_mask", _case(4, 6), track_device=True),
 )
 
 

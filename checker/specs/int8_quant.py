@@ -248,6 +248,13 @@ def matches(kata, case, expected, variant: Outcome, got: Outcome) -> bool | None
     sizes = (tuple(mine["q"].shape), mine["scale"].data.numel(), mine["zero_point"].data.numel())
     if sizes != (tuple(x.shape), C, C):
         return None
+    s = mine["scale"].data
+    if not bool((torch.isfinite(s) & (s != 0)).all()):  # an unguarded zero range: no grid to round on, so equal
+        theirs, _ = split_outputs(kata, got.value)
+        return theirs is not None and all(getattr(theirs[n], "data", None) is not None and
+                                          theirs[n].data.shape == mine[n].data.shape and
+                                          torch.equal(theirs[n].data.nan_to_num(), mine[n].data.nan_to_num())
+                                          for n in kata.outputs)
     with _training.one_thread():
         return not _judge(kata, case, variant, got, contract=False)
 
@@ -361,13 +368,20 @@ def _zero_point_problem(dim, C, z_e, z_g, ok, lo, lo_v, symmetric) -> Problem:
         said = tr("zero_point is {got}{where}, expected 0: symmetric quantisation has no zero point", got=int(z_g[c]),
                   where=where)
         return Problem("values", "zero_point", said)
+    # lo / scale is recomputed here with the EXPECTED scale, and says so: the learner's own lo / scale is not known
+    # (a guard applied after the zero point returns a scale that was not the one divided by)
     numbers = dict(got=int(z_g[c]), expected=int(z_e[c]), lo=_num(float(lo[c])), v=f"{float(lo_v[c]):.4f}")
     if dim is None:
-        said = tr("zero_point is {got}, expected {expected} (lo = {lo}, lo / scale = {v}; zero_point = "
-                  "clamp(-128 - round(lo / scale), -128, 127))", **numbers)
+        said = tr("zero_point is {got}, expected {expected} (lo = {lo}; with the expected scale, lo / scale = {v} "
+                  "and zero_point = clamp(-128 - round(lo / scale), -128, 127))", **numbers)
     else:
         said = tr("zero_point differs in {n} of {total} channels; first {where}: yours {got}, expected {expected} "
-                  "(lo = {lo}, lo / scale = {v})", n=len(bad), total=C, where=_channel_words(dim, c), **numbers)
+                  "(lo = {lo}; with the expected scale, lo / scale = {v})", n=len(bad), total=C,
+                  where=_channel_words(dim, c), **numbers)
+    if not -2**31 < int(z_g[c]) < 2**31:  # NaN or ±inf cast to int64 comes out as -2^63
+        said += "\n  " + tr("{got} is what NaN or ±inf becomes when cast to an integer: your lo / scale was not "
+                            "finite there (0 / 0 when the range is 0 and the scale is 0 at that point); guard a zero "
+                            "range before computing zero_point", got=int(z_g[c]))
     return Problem("values", "zero_point", said)
 
 
@@ -436,7 +450,7 @@ def _verdict(kind: tuple[str, int, Any], n: int, params_ok, qmin: int, qmax: int
 
 def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=True, zero_point="right",
              reduce="others", flat="reshape", guard=True, asym_div=255, add_zero_point=True, offset_rounded=False,
-             zp_rounding="round"):
+             zp_rounding="round", only=None):
     """A quantiser with one switch away from the contract.
     rounding_: "round", "trunc" (of x / scale), "trunc_after_zp" (of x / scale + zero_point), "floor";
     zero_point: "right", "plus" (-128 + round(lo / scale)), "subtracted" (q = round(x / scale) - zero_point),
@@ -444,8 +458,11 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
     "unnormalised" (dim not taken modulo the rank); flat: how a per-channel scale leaves ("reshape", "squeeze",
     or "expand": one scale repeated C times);
     offset_rounded: q = round((x - lo) / scale) - 128; zp_rounding: "round", "same" (q's rounding of lo / scale)
-    or "cast" (the whole -128 - lo / scale cast to int64: truncated)."""
+    or "cast" (the whole -128 - lo / scale cast to int64: truncated);
+    only: None (the rounding and the guard slip in both schemes), "symmetric" or "affine" (in that branch alone:
+    people write the two branches apart and slip in one)."""
     def quantize_int8(x, dim=None, symmetric=True):
+        slipped = only is None or (only == "symmetric") == bool(symmetric)
         if dim is None or reduce == "all":
             dims = tuple(range(x.dim()))
         elif reduce == "channel":
@@ -456,6 +473,8 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
             dims = tuple(d for d in range(x.dim()) if d != dim % x.dim())
 
         def rnd(v):
+            if not slipped:
+                return torch.round(v)
             if rounding_ == "floor":
                 return torch.floor(v)
             if rounding_ in ("trunc", "trunc_after_zp"):
@@ -464,7 +483,7 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
 
         if symmetric:
             scale = x.abs().amax(dim=dims, keepdim=True) / sym_div
-            if guard:
+            if guard or not slipped:
                 scale = torch.where(scale == 0, torch.ones_like(scale), scale)
             zp = torch.zeros_like(scale, dtype=torch.int64)
             q = torch.clamp(rnd(x / scale), sym_qmin, 127)
@@ -473,7 +492,7 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
             if zero_in_range:
                 lo, hi = lo.clamp(max=0), hi.clamp(min=0)
             scale = (hi - lo) / asym_div
-            if guard:
+            if guard or not slipped:
                 scale = torch.where(scale == 0, torch.ones_like(scale), scale)
             qmin, qmax = (0, 255) if zero_point == "uint8" else (-128, 127)
             if zero_point == "plus":
@@ -486,7 +505,7 @@ def _variant(*, sym_div=127, sym_qmin=-127, rounding_="round", zero_in_range=Tru
                 zp = torch.clamp(qmin - torch.round(lo / scale), qmin, qmax)
             if offset_rounded:
                 q = torch.clamp(torch.round((x - lo) / scale) + qmin, qmin, qmax)
-            elif rounding_ == "trunc_after_zp":
+            elif rounding_ == "trunc_after_zp" and slipped:
                 q = torch.clamp(torch.trunc(x / scale + zp), qmin, qmax)
             elif zero_point == "subtracted":
                 q = torch.clamp(rnd(x / scale) - zp, qmin, qmax)
@@ -514,8 +533,14 @@ MISTAKES = (
     Mistake("truncation", _variant(rounding_="trunc")),
     Mistake("truncation", _variant(rounding_="trunc_after_zp")),
     Mistake("truncation", _variant(rounding_="trunc", zp_rounding="cast")),
+    Mistake("truncation", _variant(rounding_="trunc", only="symmetric")),
+    Mistake("truncation", _variant(rounding_="trunc", only="affine")),
+    Mistake("truncation", _variant(rounding_="trunc_after_zp", only="affine")),
     Mistake("floor", _variant(rounding_="floor")),
     Mistake("floor", _variant(rounding_="floor", zp_rounding="same")),
+    Mistake("floor", _variant(rounding_="floor", only="symmetric")),
+    Mistake("floor", _variant(rounding_="floor", only="affine")),
+    Mistake("floor", _variant(rounding_="floor", zp_rounding="same", only="affine")),
     Mistake("zero_not_in_range", _variant(zero_in_range=False)),
     Mistake("zero_point_sign", _variant(zero_point="plus")),
     Mistake("zero_point_sign", _variant(zero_point="subtracted")),
@@ -524,6 +549,8 @@ MISTAKES = (
     Mistake("channel_axis_reduced", _variant(reduce="channel", flat="squeeze")),
     Mistake("negative_dim", _variant(reduce="unnormalised")),
     Mistake("nan_on_zero_range", _variant(guard=False)),
+    Mistake("nan_on_zero_range", _variant(guard=False, only="symmetric")),
+    Mistake("nan_on_zero_range", _variant(guard=False, only="affine")),
     Mistake("scale_over_256", _variant(asym_div=256)),
     Mistake("dim_ignored", _variant(reduce="all")),
     Mistake("dim_ignored", _variant(reduce="all", flat="expand")),

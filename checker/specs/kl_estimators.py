@@ -95,6 +95,9 @@ FAMILIES = (
     Family("default_kind", _case((4, 6), _OMIT, lengths=(6, 3, 1, 5))),
     Family("random", _random, draws=55),
     Family("device", _case((3, 6), "k3", lengths=(6, 2, 4)), track_device=True),
+    Family("device_no_mask", _case((3, 6), "k3", mask=None), track_device=True),
+    Family("device_k1", _case((3, 6), "k1", lengths=(6, 2, 4)), track_device=True),
+    Family("device_k2", _case((3, 6), "k2", lengths=(6, 2, 4)), track_device=True),
 )
 
 

@@ -167,6 +167,15 @@ def _slow(scale: float = 1.0, offset: float = 0.0):
     return make
 
 
+def _slow_random(g: torch.Generator) -> Inputs:
+    """The slow run at a random power-of-two scale (2^-17 to 4), half the time moved 4096 (scaled) from the origin:
+    each kind of tolerance stop (a max move, a norm, np.allclose) falls short on some of these draws."""
+    rng = _rng(g)
+    scale = 2.0 ** int(rng.integers(-17, 3))
+    offset = float(rng.choice([0.0, 4096.0, -4096.0], p=[0.5, 0.25, 0.25])) * scale
+    return _drawn(_slow(scale, offset), _slow_enough, max_iter=300, strict=offset == 0)(g)
+
+
 def _slow_enough(X: np.ndarray, C0: np.ndarray, max_iter: int) -> bool:
     """Some update before the last moves every centroid by at most 0.035 (in units of the unscaled line)."""
     facts = run(X, C0, max_iter)[2]
@@ -267,6 +276,7 @@ FAMILIES = (
     Family("slow_start", _drawn(_slow(), _slow_enough, max_iter=300)),
     Family("slow_start_small", _drawn(_slow(2.0**-17), _slow_enough, max_iter=300)),
     Family("slow_start_far_from_origin", _drawn(_slow(1.0, 4096.0), _slow_enough, max_iter=300, strict=False)),
+    Family("slow_start_random", _slow_random, draws=3),
     Family("random", _random, draws=85),
 )
 
@@ -292,8 +302,8 @@ def compare(kata: Any, case: Any, expected: list[Outcome], got: Outcome) -> list
     problems = compare_outcome(kata, _SPEC, case, Outcome(want.value), Outcome(got.value))
     if got.extras.get(NEW_ARRAY):
         problems.append(Problem("rule", "centroids", tr(
-            "centroids is init_centroids itself (or a view of it): return a new array (start from "
-            "init_centroids.copy()) and leave init_centroids as it was")))
+            "centroids is init_centroids itself (or a view of it): the caller's array came back, changed; return a "
+            "new array and leave init_centroids as it was")))
     values = [p for p in problems if p.kind in ("values", "nonfinite")]
     if values and words_wanted():
         problems = _with_scatter(case, want, got, problems, values[0])
@@ -417,13 +427,13 @@ MISTAKES = (
     Mistake("empty_zero", _variant(empty="zero")),
     Mistake("empty_farthest_point", _variant(empty="farthest")),
     Mistake("stale_labels", _variant(final_assignment=False)),
-    Mistake("tolerance_stop", _variant(tol=1e-4)),
-    Mistake("tolerance_stop", _variant(tol=1e-4, shift="norm")),
-    Mistake("tolerance_stop", _variant(tol=1e-6)),
-    Mistake("tolerance_stop", _variant(tol=1e-3)),
-    Mistake("tolerance_stop", _variant(tol=1e-2)),
-    Mistake("tolerance_stop", _variant(tol=0.05, shift="norm")),
-    Mistake("tolerance_stop", _variant(tol=0.0, shift="allclose")),
+    Mistake("tolerance_stop", _variant(tol=1e-4), "max_1e4"),
+    Mistake("tolerance_stop", _variant(tol=1e-4, shift="norm"), "norm_1e4"),
+    Mistake("tolerance_stop", _variant(tol=1e-6), "max_1e6"),
+    Mistake("tolerance_stop", _variant(tol=1e-3), "max_1e3"),
+    Mistake("tolerance_stop", _variant(tol=1e-2), "max_1e2"),
+    Mistake("tolerance_stop", _variant(tol=0.05, shift="norm"), "norm_005"),
+    Mistake("tolerance_stop", _variant(tol=0.0, shift="allclose"), "allclose"),
     Mistake("manhattan", _variant(distance="manhattan")),
     Mistake("one_round_short", _variant(rounds=-1)),
     Mistake("one_round_extra", _variant(rounds=1)),

@@ -78,6 +78,7 @@ FAMILIES = (
     Family("batch_one", _case(B=1, chunks=(3, 1, 1))),
     Family("indivisible_dims", bad_dims(10, 4)),
     Family("device", _case(chunks=(4, 1, 1), past=2), track_device=True),
+    Family("device_no_cache", _case(chunks=(4, 1, 1)), track_device=True),
     Family("random", _random, draws=85),
 )
 

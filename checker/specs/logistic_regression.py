@@ -170,14 +170,17 @@ def tolerance_for(case, item: str, dtype: torch.dtype, expected):
 
 
 def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, loss_after=False,
-             sequential=False, ascend=False, cast="yes", losses_like="X"):
+             sequential=False, ascend=False, cast="yes", losses_like="X", clip=1e-15):
     """The reference's loop with one switch turned.
 
     loss: "exact" (logaddexp), "naive" (log of a plain sigmoid: log(0) = −inf once σ rounds to 0 or 1),
         "softplus" (log(1 + exp(z)): overflows to inf), "clipped" (p clipped to [1e-15, 1 − 1e-15], as
-        sklearn's log_loss).
+        sklearn's log_loss; `clip` is the bound: 1e-7 is Keras' epsilon).
     penalty: "half" ((l2/2)‖w‖², gradient l2·w), "full" (l2‖w‖², gradient 2·l2·w), "over_n" ((l2/2N)‖w‖²,
-        gradient l2·w/N), "loss_only" (l2‖w‖² in the loss, l2·w in the gradient).
+        gradient l2·w/N), "loss_only" (l2‖w‖² in the loss, l2·w in the gradient), "gradient_only" ((l2/2)‖w‖² in
+        the loss, 2·l2·w in the gradient), "over_n_gradient" / "over_n_loss" (the 1/N in that place alone).
+    bias_penalised: True (in the loss and the gradient), "loss" or "gradient" (in that place alone).
+    mean: True, False (the data term summed in the loss and the gradient), "loss_summed" or "gradient_summed".
     cast: "yes" (y.astype(X.dtype)), "int" (bool labels turned int64, as `1 - y` does: int labels promote
         float32 arithmetic to float64), "raw" (y as given, negated once: `-y` is a TypeError on a bool array),
         "asis" (y as given, never negated: bools pass, ints promote).
@@ -194,7 +197,10 @@ def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, l
         w = np.zeros(D, dtype=dtype)
         b = dtype.type(0)
         losses = np.empty(n_iters, dtype=dtype)
-        scale = 1 / N if mean else 1.0
+        scale = 1 / N if mean in (True, "loss_summed") else 1.0  # the gradient's
+        loss_scale = 1 / N if mean in (True, "gradient_summed") else 1.0
+        in_loss = {"half": l2 / 2, "full": l2, "over_n": l2 / (2 * N), "loss_only": l2, "gradient_only": l2 / 2,
+                   "over_n_gradient": l2 / 2, "over_n_loss": l2 / (2 * N)}[penalty]  # the penalty's weight in the loss
         for t in range(n_iters):
             z = X @ w + b
             with np.errstate(all="ignore"):
@@ -204,27 +210,28 @@ def _variant(*, loss="exact", penalty="half", bias_penalised=False, mean=True, l
                 elif loss == "softplus":
                     data = np.log(1 + np.exp(z)) - y * z
                 else:
-                    q = np.clip(p, 1e-15, 1 - 1e-15) if loss == "clipped" else p
+                    q = np.clip(p, clip, 1 - clip) if loss == "clipped" else p
                     data = -(y * np.log(q) + (1 - y) * np.log(1 - q))
-            reg = {"half": l2 / 2, "full": l2, "over_n": l2 / (2 * N), "loss_only": l2}[penalty] * (w @ w)
-            if bias_penalised:
-                reg = reg + {"half": l2 / 2, "full": l2, "over_n": l2 / (2 * N), "loss_only": l2}[penalty] * b * b
+            reg = in_loss * (w @ w)
+            if bias_penalised in (True, "loss"):
+                reg = reg + in_loss * b * b
             r = (p if loss != "exact" else np.exp(-np.logaddexp(0, -z))) - y
-            decay = {"half": l2, "full": 2 * l2, "over_n": l2 / N, "loss_only": l2}[penalty]
+            decay = {"half": l2, "full": 2 * l2, "over_n": l2 / N, "loss_only": l2, "gradient_only": 2 * l2,
+                     "over_n_gradient": l2 / N, "over_n_loss": l2}[penalty]
             grad_w = X.T @ r * scale + decay * w
-            grad_b = np.sum(r) * scale + (decay * b if bias_penalised else 0)
+            grad_b = np.sum(r) * scale + (decay * b if bias_penalised in (True, "gradient") else 0)
             sign = -1 if ascend else 1
             if not loss_after:
-                losses[t] = np.sum(data) * scale + reg
+                losses[t] = np.sum(data) * loss_scale + reg
             w = w - sign * lr * grad_w
             if sequential:
                 r = np.exp(-np.logaddexp(0, -(X @ w + b))) - y
-                grad_b = np.sum(r) * scale + (decay * b if bias_penalised else 0)
+                grad_b = np.sum(r) * scale + (decay * b if bias_penalised in (True, "gradient") else 0)
             b = b - sign * lr * grad_b
             if loss_after:
                 z = X @ w + b
-                reg = {"half": l2 / 2, "full": l2, "over_n": l2 / (2 * N), "loss_only": l2}[penalty] * (w @ w)
-                losses[t] = np.sum(np.logaddexp(0, z) - y * z) * scale + reg
+                reg = in_loss * (w @ w)
+                losses[t] = np.sum(np.logaddexp(0, z) - y * z) * loss_scale + reg
         return w, float(b), losses if losses_like == "X" else losses.astype(w.dtype)
     return fit
 
@@ -233,11 +240,21 @@ MISTAKES = (
     Mistake("sigmoid_overflow", _variant(loss="naive")),
     Mistake("sigmoid_overflow", _variant(loss="softplus")),
     Mistake("clipped_log", _variant(loss="clipped")),
+    Mistake("clipped_log", _variant(loss="clipped", clip=1e-7)),
+    Mistake("clipped_log", _variant(loss="clipped", clip=1e-8)),
+    Mistake("clipped_log", _variant(loss="clipped", clip=1e-12)),
     Mistake("bias_penalised", _variant(bias_penalised=True)),
+    Mistake("bias_penalised", _variant(bias_penalised="loss")),
+    Mistake("bias_penalised", _variant(bias_penalised="gradient")),
     Mistake("l2_not_halved", _variant(penalty="full")),
     Mistake("l2_not_halved", _variant(penalty="loss_only")),
+    Mistake("l2_not_halved", _variant(penalty="gradient_only")),
     Mistake("l2_over_n", _variant(penalty="over_n")),
+    Mistake("l2_over_n", _variant(penalty="over_n_gradient")),
+    Mistake("l2_over_n", _variant(penalty="over_n_loss")),
     Mistake("sum_not_mean", _variant(mean=False)),
+    Mistake("sum_not_mean", _variant(mean="loss_summed")),
+    Mistake("sum_not_mean", _variant(mean="gradient_summed")),
     Mistake("loss_after_update", _variant(loss_after=True)),
     Mistake("sequential_update", _variant(sequential=True)),
     Mistake("gradient_ascent", _variant(ascend=True)),

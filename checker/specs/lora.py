@@ -93,6 +93,7 @@ FAMILIES = (
     Family("float16_no_bias", _case(r=3, alpha=8, bias=False, dtype=torch.float16, lead=(6,))),
     Family("random", _random, draws=82),
     Family("device", _case(r=4, alpha=8, bias=False), track_device=True),
+    Family("device_defaults", _case(), track_device=True),
 )
 
 

@@ -98,6 +98,9 @@ FAMILIES = (
     Family("long_and_short", _case(3, 64, "token-mean", lengths=(64, 2, 37))),
     Family("random", _random, draws=50),
     Family("device", _case(4, 6, "seq-mean-token-mean", lengths=(6, 0, 2, 4)), track_device=True),
+    Family("device_default_mode", _case(4, 6, _OMIT, lengths=(6, 0, 2, 4)), track_device=True),
+    Family("device_seq_mean_token_sum", _case(4, 6, "seq-mean-token-sum", lengths=(6, 0, 2, 4)), track_device=True),
+    Family("device_sum_norm_scale", _case(4, 6, "seq-mean-token-sum-norm", lengths=(6, 0, 2, 4), scale=7.5), track_device=True),
 )
 
 call = call_with_requires_grad("loss")
@@ -127,11 +130,12 @@ def compare(kata, case, expected, got):
 
 
 def _agg(x, mask, mode, scale, *, token_mean_as="tokens", seq_mean_as="rows", empty_rows="skip", denominator="valid",
-         norm_per_b=False, scale_ignored=False, unguarded=False, detached_zero=False, use_mask=True,
-         unknown="raise"):
+         norm_per_b=False, scale_ignored=False, unguarded=False, rows_unguarded=False, detached_zero=False,
+         use_mask=True, unknown="raise"):
     """token_mean_as / seq_mean_as: "tokens" (a mean over every valid token of the batch) or "rows" (a mean of
     per-row means); empty_rows "count" divides sequence means by B; denominator "padding" divides by T per row
-    or B·T for the batch; unguarded: 0 / 0 where nothing is valid."""
+    or B·T for the batch; unguarded: 0 / 0 where nothing is valid (True), or verl's torch.where(n > 0, s / n, 0)
+    ("where": the value 0, the gradient NaN); rows_unguarded: the same for each row's own count."""
     if mode not in ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm"):
         if unknown == "raise":
             raise ValueError(mode)
@@ -142,41 +146,59 @@ def _agg(x, mask, mode, scale, *, token_mean_as="tokens", seq_mean_as="rows", em
     B, T = x.shape
     total = (x * m).sum()
     valid = m.sum(-1)  # (B,)
-    lengths = valid.clamp(min=1) if denominator == "valid" else torch.full_like(valid, T)
-    guard = (lambda t: t) if unguarded else (lambda t: t.clamp(min=1))
     rows = (valid > 0).to(x.dtype) if empty_rows == "skip" else torch.ones_like(valid)
 
+    def divide(num, den, how):  # a count that can be 0: clamped (right), or not
+        if how == "where":
+            return torch.where(den > 0, num / den, torch.zeros_like(num))
+        return num / den if how else num / den.clamp(min=1)
+
     def mean_of_rows(per_row):
-        return (per_row * rows).sum() / guard(rows.sum())
+        return divide((per_row * rows).sum(), rows.sum(), unguarded)
 
     def mean_of_tokens():
-        return total / guard(m.sum()) if denominator == "valid" else total / (B * T)
+        return divide(total, m.sum(), unguarded) if denominator == "valid" else total / (B * T)
+
+    def row_means():
+        sums = (x * m).sum(-1)
+        return divide(sums, valid, rows_unguarded) if denominator == "valid" else sums / T
 
     if mode == "token-mean":
-        return mean_of_tokens() if token_mean_as == "tokens" else mean_of_rows((x * m).sum(-1) / lengths)
+        return mean_of_tokens() if token_mean_as == "tokens" else mean_of_rows(row_means())
     if mode == "seq-mean-token-mean":
-        return mean_of_rows((x * m).sum(-1) / lengths) if seq_mean_as == "rows" else mean_of_tokens()
+        return mean_of_rows(row_means()) if seq_mean_as == "rows" else mean_of_tokens()
     if mode == "seq-mean-token-sum":
         return mean_of_rows((x * m).sum(-1))
     divisor = T if (scale is None or scale_ignored) else scale
     return total / (divisor * B) if norm_per_b else total / divisor
 
 
-def _variant(**switches):
+def _variant(only=None, **switches):
+    """only: the modes the slip is in (the others right): people write each mode's branch apart and slip in one."""
     def agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", loss_scale_factor=None):
+        if only is not None and loss_agg_mode not in only:
+            return _agg(loss_mat, loss_mask, loss_agg_mode, loss_scale_factor)
         return _agg(loss_mat, loss_mask, loss_agg_mode, loss_scale_factor, **switches)
     return agg_loss
 
 
 MISTAKES = (
     Mistake("mask_ignored", _variant(use_mask=False)),
+    *(Mistake("mask_ignored", _variant(only=(mode,), use_mask=False)) for mode in MODES),
     Mistake("padding_in_denominator", _variant(denominator="padding")),
+    Mistake("padding_in_denominator", _variant(only=("token-mean",), denominator="padding")),
+    Mistake("padding_in_denominator", _variant(only=("seq-mean-token-mean",), denominator="padding")),
     Mistake("token_mean_of_row_means", _variant(token_mean_as="rows")),
     Mistake("seq_mean_over_tokens", _variant(seq_mean_as="tokens")),
     Mistake("empty_rows_counted", _variant(empty_rows="count")),
+    Mistake("empty_rows_counted", _variant(only=("seq-mean-token-sum",), empty_rows="count")),
+    Mistake("empty_rows_counted", _variant(only=("seq-mean-token-mean",), empty_rows="count")),
     Mistake("dr_grpo_divided_by_b", _variant(norm_per_b=True)),
     Mistake("scale_factor_ignored", _variant(scale_ignored=True)),
     Mistake("nan_when_all_masked", _variant(unguarded=True)),
+    *(Mistake("nan_when_all_masked", _variant(only=(mode,), unguarded=True)) for mode in MODES[:3]),
+    Mistake("nan_when_all_masked", _variant(rows_unguarded=True)),
+    Mistake("nan_when_all_masked", _variant(unguarded="where", rows_unguarded="where")),
     Mistake("zero_cut_off_graph", _variant(detached_zero=True)),
     Mistake("unknown_mode_accepted", _variant(unknown="token-mean")),
 )

@@ -72,6 +72,7 @@ FAMILIES = (
     Family("indivisible_dims", bad_dims(10, 4)),
     Family("indivisible_dims_2", bad_dims(6, 4)),
     Family("device", _case(L=5, mask="causal"), track_device=True),
+    Family("device_no_mask", _case(L=5), track_device=True),
     Family("random", _random, draws=85),
 )
 

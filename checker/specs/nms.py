@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
 import torch
 
 from checker.judge.codec import TensorValue
@@ -94,6 +95,19 @@ def _random(kind: str) -> Callable[[torch.Generator], Inputs]:
     return make
 
 
+def _many_ties(g: torch.Generator) -> Inputs:
+    """48 boxes whose scores take 4 values: enough equal scores that an unstable sort (torch.sort without
+    stable=True, np.argsort's quicksort) visits some of them out of index order."""
+    N = 48
+    for _ in range(200):
+        x1, y1 = torch.rand(N, generator=g, dtype=torch.float64) * 100, torch.rand(N, generator=g, dtype=torch.float64) * 100
+        size = 5 + torch.rand(N, 2, generator=g, dtype=torch.float64) * 35
+        boxes = torch.stack([x1, y1, x1 + size[:, 0], y1 + size[:, 1]], 1).float().double()
+        if _far_from(boxes, 0.5):
+            return _inputs(boxes, torch.randint(0, 4, (N,), generator=g).double() / 4 + 0.125, 0.5)
+    raise RuntimeError("no draw")
+
+
 def _large(g: torch.Generator) -> Inputs:
     """Coordinates near 1e4 (a 1080p-frame-sized image scaled up), float32."""
     for _ in range(200):
@@ -130,6 +144,7 @@ FAMILIES = (
     Family("iou_just_above_threshold", _fixed(*JUST_ABOVE, 0.5)),
     Family("chain", _fixed(*CHAIN, 0.5)),
     Family("tied_scores_overlap", _fixed(*TIES, 0.5, shuffle=False)),
+    Family("many_tied_scores", _many_ties),
     Family("disjoint_both_axes", _fixed(*DISJOINT, 0.3)),
     Family("touching_threshold_zero", _fixed(*TOUCHING, 0.0)),
     Family("duplicates_threshold_one", _fixed(*DUPLICATES, 1.0, shuffle=False)),
@@ -224,8 +239,9 @@ def _difference(want: list[int], have: list[int]) -> str:
 
 def _variant(*, plus_one=False, inclusive=False, order="descending", suppressors="kept", subtract=True,
              clamp=True, sort_result=False):
-    """order: "descending" (stable: ties by lower index), "ties_reversed" (argsort()[::-1]) or
-    "ascending"; suppressors: "kept" (right), "visited" (a suppressed box still suppresses) or "all"
+    """order: "descending" (stable: ties by lower index), "ties_reversed" (argsort()[::-1]), "ascending",
+    "unstable" (torch.sort descending without stable=True) or "numpy_unstable" (np.argsort(-scores), a
+    quicksort): ties in whatever order the sort leaves them; suppressors: "kept" (right), "visited" (a suppressed box still suppresses) or "all"
     (a box is dropped when any other box, of any score, overlaps it too much)."""
     def nms(boxes, scores, iou_threshold):
         one = 1 if plus_one else 0
@@ -241,6 +257,10 @@ def _variant(*, plus_one=False, inclusive=False, order="descending", suppressors
         over = (iou >= iou_threshold if inclusive else iou > iou_threshold).tolist()
         if order == "descending":
             visit = torch.sort(scores, descending=True, stable=True).indices.tolist()
+        elif order == "unstable":
+            visit = torch.sort(scores, descending=True).indices.tolist()
+        elif order == "numpy_unstable":
+            visit = np.argsort(-scores.detach().cpu().numpy()).tolist()
         else:
             visit = torch.sort(scores, stable=True).indices.tolist()
             visit = visit[::-1] if order == "ties_reversed" else visit
@@ -263,6 +283,8 @@ MISTAKES = (
     Mistake("plus_one_area", _variant(plus_one=True)),
     Mistake("threshold_inclusive", _variant(inclusive=True)),
     Mistake("ties_reversed", _variant(order="ties_reversed")),
+    Mistake("unstable_sort", _variant(order="unstable")),
+    Mistake("unstable_sort", _variant(order="numpy_unstable")),
     Mistake("ascending_scores", _variant(order="ascending")),
     Mistake("suppressed_still_suppress", _variant(suppressors="visited")),
     Mistake("iou_against_all_boxes", _variant(suppressors="all")),

@@ -30,6 +30,7 @@ FAMILIES = (
     Family("device_none", _case(4, 3, device=None)),
     Family("meta", _case(4, 3, device=META)),
     Family("device", _case(3, 4), track_device=True),
+    Family("device_none_on_gpu", _case(3, 4, device=None), track_device=True),
     Family("random", _random, draws=100),
 )
 

@@ -117,6 +117,7 @@ FAMILIES = (
     Family("float64_time_by_env", _case(6, 5, shift=("far", 1.5, "mixed"), value_shift=1.0, dtype=torch.float64)),
     Family("random", _random, draws=72),
     Family("device", _case(8, 4, entropy=True, ent_coef=0.01), track_device=True),
+    Family("device_defaults", _case(8, 4), track_device=True),
 )
 
 

@@ -74,6 +74,7 @@ FAMILIES = (
     Family("float64_k1", _case(3, 1, 4, dtype=torch.float64)),
     Family("random", _random, draws=84),
     Family("device", _case(2, 3, 5), track_device=True),
+    Family("device_no_mask", _case(2, 3, 5, mask=_OMIT), track_device=True),
 )
 
 
@@ -100,10 +101,13 @@ def compare(kata, case, expected, got):
 
 
 def _rloo(logp, rewards, k, mask, *, baseline="loo", layout="consecutive", std=False, k1="zeros", seq="sum",
-          use_mask=True, sign=1.0, reduce="mean"):
+          use_mask=True, sign=1.0, reduce="mean", std_eps=1e-8, surrogate=None):
     """baseline: "loo" (leave one out), "mean" (GRPO's group mean, self included), "batch" (leave one out over
-    the whole batch); layout "strided" groups rows i, i + P, …; k1 "divide" divides by k - 1 = 0; seq "mean"
-    averages each completion's log-probs over its tokens; reduce "sum" drops the 1/N."""
+    the whole batch); layout "strided" groups rows i, i + P, …; k1 "divide" divides by k - 1 = 0, "raw" takes the
+    reward itself as the advantage; seq "mean" averages each completion's log-probs over its tokens; reduce "sum"
+    drops the 1/N, "nonempty" divides by the completions with a valid token; std_eps: GRPO's 1e-8, TRL's 1e-4;
+    surrogate: the PPO ratio exp(lp - lp.detach()) in place of the log-prob, per "sequence" or per "token" (TRL's
+    RLOO loss at its first step: the gradient is REINFORCE's, the value is not)."""
     N = rewards.shape[0]
     r = rewards.detach()
     g = r.view(-1, k) if layout == "consecutive" else r.view(k, -1).T  # (P, k)
@@ -114,16 +118,25 @@ def _rloo(logp, rewards, k, mask, *, baseline="loo", layout="consecutive", std=F
         A = g - g.mean(dim=1, keepdim=True)
     elif kk == 1 and k1 == "zeros":
         A = torch.zeros_like(g)
+    elif kk == 1 and k1 == "raw":
+        A = g.clone()
     else:
         A = g - (g.sum(dim=1, keepdim=True) - g) / (kk - 1)
     if std and kk > 1:
-        A = A / (g.std(dim=1, keepdim=True) + 1e-8)
+        A = A / (g.std(dim=1, keepdim=True) + std_eps)
     A = A.reshape(N) if layout == "consecutive" or baseline == "batch" else A.T.reshape(N)
     m = torch.ones_like(logp) if (mask is None or not use_mask) else mask.to(logp.dtype)
     seq_lp = (logp * m).sum(-1)
     if seq == "mean":
         seq_lp = seq_lp / m.sum(-1).clamp(min=1)
+    if surrogate == "sequence":
+        seq_lp = torch.exp(seq_lp - seq_lp.detach())
+    elif surrogate == "token":
+        seq_lp = (torch.exp(logp - logp.detach()) * m).sum(-1)
     total = -sign * (A.to(logp.dtype) * seq_lp)
+    if reduce == "nonempty":
+        present = (m.sum(-1) > 0).to(logp.dtype)
+        return (total * present).sum() / present.sum().clamp(min=1), A
     return (total.sum() if reduce == "sum" else total.mean()), A
 
 
@@ -137,7 +150,12 @@ MISTAKES = (
     Mistake("grpo_mean_baseline", _variant(baseline="mean")),
     Mistake("strided_groups", _variant(layout="strided")),
     Mistake("std_normalised", _variant(std=True)),
+    Mistake("std_normalised", _variant(std=True, std_eps=1e-4)),
     Mistake("k1_divides_by_zero", _variant(k1="divide")),
+    Mistake("k1_raw_reward", _variant(k1="raw")),
+    Mistake("ppo_surrogate_value", _variant(surrogate="sequence")),
+    Mistake("ppo_surrogate_value", _variant(surrogate="token")),
+    Mistake("mean_over_nonempty", _variant(reduce="nonempty")),
     Mistake("baseline_over_batch", _variant(baseline="batch")),
     Mistake("token_mean_log_prob", _variant(seq="mean")),
     Mistake("mask_ignored", _variant(use_mask=False)),

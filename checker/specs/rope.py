@@ -84,6 +84,7 @@ FAMILIES = (
     Family("gradient", _case(B=2, H=2, L=6, D=8, start_pos=40, scale=2.0)),
     Family("gradient_float64", _case(B=1, H=2, L=5, D=16, start_pos=900, dtype=torch.float64)),
     Family("device", _case(L=6, D=8, start_pos=5), track_device=True),
+    Family("device_defaults", _case(L=6, D=8, call="defaults"), track_device=True),
     Family("random", _random, draws=75),
 )
 

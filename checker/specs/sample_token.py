@@ -1,7 +1,9 @@
 """Case families for `sample-token`: temperatures 0.1 to 20, -inf entries and a row with one finite
 entry, logits of ±1e4 (and 3e3 at T = 0.25) where an unshifted exp overflows, V = 1, 2 and 4096, float64
-and half precision, greedy (T = 0) with ties, -inf entries and half / double inputs, three
-reproducibility cases, generator None and the defaults, and the device (with a generator and without).
+and half precision, float16 logits of ±1e4 at T = 0.1 (±1e5
+overflows float16: the contract lets half inputs be computed in float32), greedy (T = 0) with ties, -inf entries
+and half / double inputs, reproducibility cases (the same seed at 1, 8, 2000 and random numbers of rows, so a
+generator= passed only for some batch sizes fails; seeds that differ at 8 and 2000 rows), generator None and the defaults, and the device (with a generator and without).
 
 Right answers are random, so a draw is judged by its distribution, not by equality (KATAS-inference.md,
 "Comparison rules"; checker/specs/_stats.py): each statistical case repeats each of its R distinct rows N times
@@ -125,11 +127,18 @@ def _one_finite(g: torch.Generator) -> Inputs:
     return _rows(rows, 1.0)(g)
 
 
-def _repro(kind: str):
+def _repro(kind: str, R: int = REPRO_ROWS, V: int = REPRO_V):
+    """R rows of a flat distribution over V tokens. A check of seeds that differ needs R·log(V) large (8 rows of
+    50 tokens: a right sampler repeats all of them with probability 50^-8); a same-seed check holds at any shape,
+    so a generator= used only for some shapes or batch sizes fails one of them."""
     def make(g: torch.Generator) -> Inputs:
-        logits = torch.zeros(REPRO_ROWS, REPRO_V)
+        logits = torch.zeros(R, V)
         return Inputs(args={"logits": logits, "temperature": 1.0}, show={KIND: kind, SEED: _seed(g) % 2**31})
     return make
+
+
+def _repro_random_shape(g: torch.Generator) -> Inputs:
+    return _repro(SAME_SEED, randint(g, 1, 1999), randint(g, 2, 300))(g)
 
 
 def _random(g: torch.Generator) -> Inputs:
@@ -162,6 +171,11 @@ FAMILIES = (
                                  [-1e4, -1e4 + 0.5, -1e4 - 1, -1e4 - 2, -1e4 + 1.5, -1e4 - 30]], 1.0)),
     Family("huge_logits_low_temperature", _rows([[3e3, 3e3 - 0.25, 3e3 - 0.5, 3e3 - 0.75, 3e3 - 1.5, 3e3 + 0.125]],
                                                 0.25)),
+    # float16 is spaced 8 apart at 1e4, so each row ties two maxima (drawn half and half); logits / 0.1 = ±1e5
+    # overflows float16 (largest 65504): a softmax computed in float16 is NaN.
+    Family("float16_huge_logits_low_temperature", _rows([[1e4, 1e4, 1e4 - 8, 1e4 - 16, -1e4],
+                                                        [-1e4 + 8, -1e4 + 8, -1e4, -1e4 - 8, -1e4 - 32]], 0.1,
+                                                       dtype=torch.float16)),
     Family("vocab_one", _rows([[0.3], [-2.0]], 1.0)),
     Family("vocab_two", _drawn(3, 2, 0.7, scale=1.0)),
     Family("vocab_4096", _drawn(1, 4096, 1.0, scale=3.0)),
@@ -178,7 +192,11 @@ FAMILIES = (
     Family("greedy_huge_logits", _rows([[1e4, 1e4 + 1, 1e4 + 1, -1e4], [-1e4, -1e4 - 1, -1e4, -1e4 - 2]], 0.0,
                                        shuffle=False)),
     Family("same_seed_same_tokens", _repro(SAME_SEED)),
+    Family("same_seed_one_row", _repro(SAME_SEED, 1, 4096)),
+    Family("same_seed_batch_8", _repro(SAME_SEED, 8, 50)),
+    Family("same_seed_random_shapes", _repro_random_shape, draws=3),
     Family("different_seeds_differ", _repro(SEEDS_DIFFER)),
+    Family("different_seeds_batch_8", _repro(SEEDS_DIFFER, 8, 50)),
     Family("generator_none_global_rng", _repro(GLOBAL_RNG)),
     Family("device", _drawn(2, 10, 1.0), track_device=True),
     Family("device_no_generator", _drawn(2, 10, 1.0, how="no generator"), track_device=True),
@@ -370,17 +388,17 @@ def _judge_calls(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
         return problems
     want = expected.value
     calls = {item: have[item], **{k: got.extras.get(k) for k in expected.extras}}
+    n, want_V = case.inputs.args["logits"].shape
     for name, value in calls.items():
         problems = _structure(name, want.shape, want.device, value)
         if problems:
             return problems
-        problems = _out_of_range(name, value.data, REPRO_V)
+        problems = _out_of_range(name, value.data, want_V)
         if problems:
             return problems
     first = calls[item].data
     differ = {k: int((v.data != first).sum()) for k, v in calls.items() if k != item}
     kind, s = case.inputs.show[KIND], case.inputs.show[SEED]
-    n = REPRO_ROWS
     if kind == SAME_SEED and differ["second call"]:
         return [Problem("rule", "second call", tr(
             "two calls with torch.Generator().manual_seed({seed}) gave different tokens in {k} of {n} rows (the global "
@@ -392,7 +410,7 @@ def _judge_calls(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
             return [Problem("rule", "second call", tr(
                 "seeds {seed} and {next} gave the same {n} tokens (a flat distribution over {V} tokens; the global RNG "
                 "was reset alike before each call): the draws must come from `generator`", seed=s, next=s + 1, n=n,
-                V=REPRO_V))]
+                V=want_V))]
         if not differ["third call"]:
             return [Problem("rule", "third call", tr(
                 "a second call with the same generator repeated the first call's {n} tokens: drawing must advance the "

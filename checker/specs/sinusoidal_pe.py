@@ -74,6 +74,7 @@ FAMILIES = (
     Family("odd_d_model_1", _case(4, 1)),
     Family("device_none", _case(10, 16, device=None)),
     Family("device", _case(10, 16, start_pos=4), track_device=True),
+    Family("device_defaults", _case(10, 16, device=_OMIT), track_device=True),
     Family("random", _random, draws=80),
 )
 FAMILIES = single_threaded(FAMILIES)

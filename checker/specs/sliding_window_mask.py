@@ -35,6 +35,7 @@ FAMILIES = (
     Family("device_none", _case(4, 3, 2, device=None)),
     Family("meta", _case(4, 3, 2, device=META)),
     Family("device", _case(3, 4, 2), track_device=True),
+    Family("device_none_on_gpu", _case(3, 4, 2, device=None), track_device=True),
     Family("random", _random, draws=100),
 )
 

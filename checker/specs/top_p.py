@@ -297,6 +297,7 @@ FAMILIES = (
     Family("random_ties", _random("ties"), draws=20),
     Family("random_half", _random("half"), draws=12),
     Family("device", _draw(3, 12, top_k=5, top_p="safe"), track_device=True),
+    Family("device_defaults", _draw(3, 12, top_k=_OMIT, top_p=_OMIT), track_device=True),
 )
 FAMILIES = _training.single_threaded(FAMILIES)
 

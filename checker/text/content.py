@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -28,6 +28,7 @@ MESSAGES_TABLE = "messages"
 class MistakeText:
     label: str  # what the report says it looks like: "dones ignored"
     fix: str  # the fix, in one sentence
+    variants: dict[str, str] = field(default_factory=dict)  # variant -> how it differs ("max move below 1e-4")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class KataText:
     mistakes: dict[str, MistakeText]  # mistake key (the spec's) -> label and fix
     followups: tuple[Followup, ...]
     missing: tuple[str, ...] = ()  # paths shown in English because their translation is missing or stale
+    solutions: dict[str, str] = field(default_factory=dict)  # solutions/<name>.py -> what it does differently
 
     def family(self, name: str) -> str:
         return self.families.get(name, name.replace("_", " "))
@@ -150,11 +152,13 @@ def load(folder: Path, lang: str) -> KataText:
     else:
         data, missing, messages = _translated(folder, lang)
         i18n.register(lang, messages)
-    mistakes = {key: MistakeText(m.get("label", key), m.get("fix", "")) for key, m in data.get("mistakes", {}).items()}
+    mistakes = {key: MistakeText(m.get("label", key), m.get("fix", ""), dict(m.get("variants", {})))
+                for key, m in data.get("mistakes", {}).items()}
     followups = tuple(Followup(f.get("question", ""), f.get("answer", "")) for f in data.get("followups", []))
     return KataText(lang=lang, title=data.get("title", folder.name), summary=data.get("summary", ""),
                     contract=data.get("contract", ""), hints=tuple(data.get("hints", ())),
-                    families=dict(data.get("families", {})), mistakes=mistakes, followups=followups, missing=missing)
+                    families=dict(data.get("families", {})), mistakes=mistakes, followups=followups, missing=missing,
+                    solutions=dict(data.get("solutions", {})))
 
 
 # ---------------------------------------------------------------- keeping translations current

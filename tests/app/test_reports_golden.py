@@ -80,11 +80,11 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
 def test_bounded_output_and_verbose():
     result = CASES["bounded"]().result
     short = render(CASES["bounded"]())
-    assert "The same in 3 more cases: random.1, random.2, random.3." in short and "3 more: grad of w_k.weight" in short
+    assert "Failing like random.0 above, 3 more cases: random.1, random.2, random.3." in short and "3 more: grad of w_k.weight" in short
     console = Console(width=80, record=True, color_system=None, file=io.StringIO())
     console.print(report(result, verbose=True))
     full = console.export_text()
-    assert "FAIL random.3" in full and "grad of w_v.weight differs" in full and "The same in" not in full
+    assert "FAIL random.3" in full and "grad of w_v.weight differs" in full and "Failing like" not in full
 
 
 # ---------------------------------------------------------------- pictures on real checks

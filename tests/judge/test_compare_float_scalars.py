@@ -75,3 +75,25 @@ def test_a_promoted_array_says_where_float64_came_from():
 def test_a_numpy_scalar_of_another_kind_stays_opaque():
     assert isinstance(_wire(np.int64(3)), codec.Opaque)
     assert isinstance(_wire(np.float32(0.5)), codec.FloatScalar)
+
+
+# ---------------------------------------------------------------- float32 or a rounding (issue 31)
+
+
+def _centroids(seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).normal(0.0, 3.0, size=(4, 3))
+
+
+def test_a_float32_path_in_a_numpy_kata_is_said_in_numpy_s_words():
+    e = _centroids()
+    got = e.astype(np.float32).astype(np.float64)
+    [problem] = compare_values("centroids", _wire(e), _wire(got), 1e-10, 1e-12)
+    assert problem.kind == "precision" and "np.float32" in problem.message, problem.message
+    assert "torch" not in problem.message and ".float()" not in problem.message, problem.message
+
+
+@pytest.mark.parametrize("decimals", [4, 6])
+def test_values_rounded_to_decimals_are_not_said_to_be_float32(decimals):
+    e = _centroids(1) * 30  # np.round(x, 4) of values near 100 is below float32's level of the largest
+    [problem] = compare_values("centroids", _wire(e), _wire(np.round(e, decimals)), 1e-7, 1e-9)
+    assert problem.kind == "values" and "float32" not in problem.message, problem.message

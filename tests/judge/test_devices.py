@@ -243,7 +243,7 @@ def test_a_device_bug_is_one_failed_device_problem_in_the_katas_own_terms(tmp_pa
     assert "zeros_like(rewards)" not in said and "DeviceBug" not in said and "checker." not in said
     text = _rendered(result)
     assert text.count("`torch.arange(...)` made a tensor") == 1, text  # said once: the device case fails the same way
-    assert "The same in 1 more case: device." in text
+    assert "above, 1 more case: device." in text
 
 
 def test_the_learners_own_exception_in_the_device_case_stays_an_error(tmp_path):

@@ -23,6 +23,15 @@ FIXTURES = sorted((ROOT / "tests" / "fixtures" / "broken").glob("*.py"))
 SLOW = {"infinite_loop.py": 3.0, "sleep_at_import.py": 3.0}
 
 
+@pytest.fixture(autouse=True)
+def kata_home(tmp_path_factory, monkeypatch):
+    """kata's home beside the learner's folder, not in it: the learner's code writes its markers there, and a
+    folder that holds kata's home cannot be written (Landlock grants a folder with all it holds)."""
+    home = tmp_path_factory.mktemp("kata-home")
+    monkeypatch.setenv("KATA_HOME", str(home))
+    return home
+
+
 def _expectation(path: Path) -> tuple[Status, str]:
     text = path.read_text()
     status = re.search(r"^# expect: (\w+)", text, re.M).group(1)
@@ -50,6 +59,27 @@ def test_broken_file_gets_a_clear_verdict(path, tmp_path):
     said = _everything_said(result)
     assert result.status is expected_status, said
     assert expected_text in said, said
+
+
+def test_a_timeout_in_a_per_row_loop_says_how_many_rows_and_how_long_a_row_took(tmp_path):
+    """A right sampler written for one row and called per row needs more than the limit over the distribution cases
+    (thousands of rows each): the timeout says the rows it was given and the time a row took, not a bare timeout
+    (issue 31). A short limit keeps the test fast."""
+    target = tmp_path / "sample_token.py"
+    target.write_bytes((ROOT / "tests" / "fixtures" / "slow" / "sample_token_row_loop.py").read_bytes())
+    result = run_check(target, "sample-token", seed=5, timeout=3.0, name=False)
+    assert result.status is Status.ERROR and result.message.startswith("Timed out after 3 s in case "), result.message
+    assert re.search(r"your function was called with (up to )?[\d,]+ rows", result.message), result.message
+    assert re.search(r"[\d.]+ ms a row", result.message) and "A Python loop over the rows?" in result.message, \
+        result.message
+    assert "an endless loop, or very slow code" not in result.message
+
+
+def test_an_endless_loop_still_times_out_in_plain_words(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_bytes((ROOT / "tests" / "fixtures" / "broken" / "infinite_loop.py").read_bytes())
+    result = run_check(target, "gae", seed=5, timeout=2.0, name=False)
+    assert "an endless loop, or very slow code?" in result.message and "ms a row" not in result.message, result.message
 
 
 @pytest.mark.parametrize("content, text", [
@@ -110,13 +140,13 @@ def _alive(pid: int) -> bool:
     return not (status.exists() and "State:\tZ" in status.read_text())
 
 
-def test_ctrl_c_during_a_check_exits_130_and_ends_the_learner(tmp_path):
+def test_ctrl_c_during_a_check_exits_130_and_ends_the_learner(tmp_path, kata_home):
     marker = tmp_path / "pid"
     (tmp_path / "gae.py").write_text(
         "# kata: gae\nimport os, time\n"
         "def compute_gae(rewards, dones, values, gamma=0.99, lam=0.95):\n"
         f"    open({str(marker)!r}, 'w').write(str(os.getpid()))\n    time.sleep(300)\n")
-    env = {**os.environ, "KATA_HOME": str(tmp_path / "home")}
+    env = {**os.environ, "KATA_HOME": str(kata_home)}
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", "gae.py"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     for _ in range(300):
@@ -201,6 +231,26 @@ def test_the_stub_is_not_implemented_yet(tmp_path, kata_id):
     target.write_text(kata.stub("en"))
     result = run_check(target, kata_id, seed=2)
     assert result.status is Status.ERROR and "is not implemented yet" in result.message, result.message
+
+
+def test_a_stub_whose_message_was_changed_is_still_the_stub(tmp_path):
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\n\n\ndef compute_gae(rewards, values, dones, gamma, lam):\n"
+                      "    \"\"\"My notes.\"\"\"\n    pass\n    raise NotImplementedError('TODO')\n")
+    result = run_check(target, "gae", seed=2)
+    assert result.status is Status.ERROR and "is not implemented yet" in result.message, result.message
+
+
+def test_a_learner_s_own_not_implemented_error_on_the_first_case_is_not_the_stub(tmp_path):
+    """verl raises NotImplementedError(f"unknown kind {kind}"): a raise of the learner's, in a function that does
+    more than raise, with its own message, is judged case by case (issue 31), every case."""
+    target = tmp_path / "gae.py"
+    target.write_text("# kata: gae\n\n\ndef compute_gae(rewards, values, dones, gamma, lam):\n"
+                      "    T = len(rewards)\n    raise NotImplementedError(f'no GAE for T={T} yet')\n")
+    result = run_check(target, "gae", seed=2, name=False)
+    assert result.status is Status.ERROR and "not implemented yet" not in result.message, result.message
+    assert len(result.cases) == result.planned and all(c.error.type == "NotImplementedError" for c in result.cases)
+    assert "no GAE for T=" in result.cases[0].error.message
 
 
 def test_a_not_implemented_error_from_torch_is_an_error_of_the_case(tmp_path):

@@ -89,6 +89,29 @@ def test_a_mistake_no_variant_models_is_not_named_after_a_neighbour():
         assert any(r.status is Status.FAIL for r in results) and named is None, f"seed {seed}: named {named}"
 
 
+def test_a_file_that_only_crashes_is_named_by_a_variant_that_crashes_the_same_way():
+    """No wrong answer, only crashes (per-channel calls raise): the variant raising the same exception type on the
+    same cases names it; one raising another type, or raising on cases the file passes, does not."""
+    from tests.namer import reference_of
+
+    kata = catalog.get("int8-quant")
+    reference = reference_of(kata)
+
+    def raising(kind, also_asymmetric=False):
+        def quantize_int8(x, dim=None, symmetric=True):
+            if dim is not None or also_asymmetric and not symmetric:
+                raise kind("a view that does not fit")
+            return reference(x, dim, symmetric)
+        return quantize_int8
+
+    learner = raising(RuntimeError)
+    for variant, want in ((raising(RuntimeError), "same"), (raising(TypeError), None),
+                          (raising(RuntimeError, also_asymmetric=True), None)):
+        named, results = name_in_process(kata, learner, 1, variants=(spec_api.Mistake("same", variant),))
+        assert not any(r.status is Status.FAIL for r in results) and any(r.status is Status.ERROR for r in results)
+        assert named == want, f"{variant}: named {named!r}"
+
+
 # ---------------------------------------------------------------- through the real engine
 
 

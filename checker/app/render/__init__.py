@@ -182,7 +182,8 @@ def _other_reasons(groups: list[tuple[tuple, list[CaseResult]]]) -> list[Rendera
     lines: list[RenderableType] = []
     for _, cases in groups[:MAX_PANELS]:
         if len(cases) > 1:
-            lines.append(NameLine(plural(len(cases) - 1, "The same in {n} more case: ", "The same in {n} more cases: "),
+            lines.append(NameLine(plural(len(cases) - 1, "Failing like {case} above, {n} more case: ",
+                                         "Failing like {case} above, {n} more cases: ", case=cases[0].name),
                                   [case.name for case in cases[1:]]))
     rest = [case for _, cases in groups[MAX_PANELS:] for case in cases]
     if not rest:
@@ -214,10 +215,13 @@ def _by_family(cases: list[CaseResult]) -> NameLine:
     families: dict[str, int] = {}
     for case in cases:
         families[case.family] = families.get(case.family, 0) + 1
+    # these fail unlike every panel above (which outputs differ is no reason to list: one mistake spans many)
     if len(families) == 1:
-        return NameLine(plural(len(cases), "{n} more case in {family}: ", "{n} more cases in {family}: ",
+        return NameLine(plural(len(cases), "{n} more case in {family}, failing unlike the panels above: ",
+                               "{n} more cases in {family}, failing unlike the panels above: ",
                                family=cases[0].family), [case.name for case in cases], tr("(-v shows them)"))
-    return NameLine(tr("{n} more cases in {k} families: ", n=len(cases), k=len(families)),
+    return NameLine(tr("{n} more cases in {k} families, failing unlike the panels above: ", n=len(cases),
+                       k=len(families)),
                     [f"{family} ({n})" if n > 1 else family for family, n in
                      sorted(families.items(), key=lambda item: -item[1])], tr("(-v shows them)"))  # the largest first
 

@@ -272,8 +272,11 @@ class RowsFigure:
             for j in cols:
                 line.append(cells[j][1].rjust(cw - 1) + (BAD if bad[j] else " "), style="bold red" if bad[j] else "")
             yield line
-        legend = Text(tr("{bad} out of tolerance (rtol {rtol:g}, atol {atol:g})", bad=BAD, rtol=self.rtol, atol=self.atol),
-                      style="dim")
+        if self.rtol == 0 and self.atol == 0:  # integers, booleans: compared exactly, no tolerance to be out of
+            legend = Text(tr("{bad} differs (compared exactly)", bad=BAD), style="dim")
+        else:
+            legend = Text(tr("{bad} out of tolerance (rtol {rtol:g}, atol {atol:g})", bad=BAD, rtol=self.rtol,
+                             atol=self.atol), style="dim")
         if self.beside and self.beside[2]:
             legend.append(tr("; mask {attend} may attend, {masked} masked", attend=TRUE, masked=FALSE))
         if dead:

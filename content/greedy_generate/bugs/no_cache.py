@@ -5,15 +5,13 @@ import torch
 def greedy_generate(model, input_ids, max_new_tokens, eos_token_id=None, pad_token_id=0):
     seq = input_ids
     alive = torch.ones(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
-    logits, past = model(seq)
-    for step in range(max_new_tokens):
+    for _ in range(max_new_tokens):
+        logits = model(seq).logits
         nxt = logits[:, -1, :].argmax(dim=-1)
         if eos_token_id is not None:
             nxt = torch.where(alive, nxt, torch.full_like(nxt, pad_token_id))
             alive = alive & (nxt != eos_token_id)
         seq = torch.cat([seq, nxt[:, None]], dim=1)
-        if step == max_new_tokens - 1 or not alive.any():
+        if not alive.any():
             break
-        # run the model on what we have so far
-        logits, past = model(seq)
     return seq

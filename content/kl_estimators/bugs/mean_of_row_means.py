@@ -19,6 +19,5 @@ def kl_estimate(log_probs, ref_log_probs, kind="k3", mask=None):
     kl = kl * m
     if kl.dim() == 1:
         return kl, kl.sum() / m.sum()
-    # average each sequence over its own tokens, then over the batch
     seq_kl = kl.sum(dim=-1) / m.sum(dim=-1).clamp(min=1.0)
     return kl, seq_kl.mean()

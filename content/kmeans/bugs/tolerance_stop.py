@@ -2,7 +2,7 @@
 import numpy as np
 
 
-def kmeans(X, init_centroids, max_iter=100, tol=1e-4):
+def kmeans(X, init_centroids, max_iter=100):
     n_clusters = len(init_centroids)
     centroids = init_centroids.copy()
     for _ in range(max_iter):
@@ -11,9 +11,9 @@ def kmeans(X, init_centroids, max_iter=100, tol=1e-4):
         for k in range(n_clusters):
             if (labels == k).any():
                 new_centroids[k] = X[labels == k].mean(axis=0)
-        shift = np.abs(new_centroids - centroids).max()
+        converged = np.allclose(new_centroids, centroids)
         centroids = new_centroids
-        if shift < tol:
+        if converged:
             break
     labels = np.array([np.argmin(((centroids - x) ** 2).sum(axis=1)) for x in X], dtype=np.int64)
     return centroids, labels

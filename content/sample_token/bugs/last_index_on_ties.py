@@ -3,18 +3,9 @@ import torch
 
 
 def sample_token(logits, temperature=1.0, generator=None):
-    B, V = logits.shape
     if temperature == 0:
-        # greedy: walk the row and remember the best index seen so far
-        best = torch.zeros(B, dtype=torch.long, device=logits.device)
-        best_val = logits[:, 0].clone()
-        for j in range(1, V):
-            better = logits[:, j] >= best_val
-            best = torch.where(better, torch.full_like(best, j), best)
-            best_val = torch.where(better, logits[:, j], best_val)
-        return best
-
+        order = torch.sort(logits, dim=-1, stable=True).indices
+        return order[:, -1]
     z = logits.float() / temperature
-    u = torch.rand(B, V, device=logits.device, generator=generator)
-    gumbel = -torch.log(-torch.log(u))
-    return torch.argmax(z + gumbel, dim=-1)
+    u = torch.rand(z.shape, device=z.device, generator=generator)
+    return torch.argmax(z - torch.log(-torch.log(u)), dim=-1)

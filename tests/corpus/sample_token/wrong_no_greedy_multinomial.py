@@ -1,6 +1,6 @@
 # kata: sample-token
-# why: no T = 0 branch with multinomial: the softmax of logits / 0 is NaN and torch.multinomial raises
-# mistake: none
+# why: no T = 0 branch with multinomial: the softmax of logits / 0 is NaN and torch.multinomial raises (named from its crashes: the no_greedy variant raises alike)
+# mistake: no_greedy
 import torch
 
 

@@ -72,7 +72,9 @@ def test_kmeans_cases_never_leave_a_label_to_rounding():
             steps = case.inputs.args.get("max_iter", 100)
             if case.family.name in ("tie_at_start", "tie_three_one_round", "identical_init"):
                 continue
-            strict = case.family.name != "slow_start_far_from_origin"
+            far = abs(float(X[:, 0].mean())) > 10 * float(np.ptp(X[:, 0]))  # slow_start_random moved from the origin
+            strict = case.family.name != "slow_start_far_from_origin" and not (case.family.name == "slow_start_random"
+                                                                              and far)
             gap = spec.run(X, C0, steps, strict)[2]["gap"]
             assert gap >= spec.GAP[X.dtype.type], (case.name, gap)
         slow = [c for c in cases if c.family.name.startswith("slow_start")]
@@ -149,3 +151,14 @@ def test_a_failing_kmeans_report_carries_the_scatter_once(tmp_path):
     [case] = result.failures()
     labels = next(p for p in case.problems if p.item == "labels")
     assert "┌" in labels.message and labels.expected is None and labels.mismatch.first == ()
+
+
+def test_centroids_rounded_with_np_round_are_not_said_to_be_float32():
+    """np.round(centroids, 4) inside the loop leaves differences of 5e-5: a rounding, said as values out of tolerance,
+    never as float32 nor with torch's words in a NumPy kata (issue 31)."""
+    from tests.conftest import CORPUS, run_check
+
+    result = run_check(CORPUS / "kmeans" / "wrong_rounds_centroids.py", "kmeans", seed=11, name=False)
+    said = [p.message for c in result.failures() for p in c.problems]
+    assert result.status is Status.FAIL and said
+    assert not any("float32" in m or "torch" in m or ".float()" in m for m in said), said

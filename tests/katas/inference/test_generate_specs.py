@@ -9,7 +9,7 @@ from checker.text import catalog
 from checker.judge import spec as spec_api
 from checker.judge.mistakes import roundtrip
 from checker.specs import greedy_generate as spec
-from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, free_run
+from checker.specs._tinylm import VOCAB, TinyLM, TinyLMSpec, calls_of, free_run
 from tests.spec_support import reference_of
 
 
@@ -44,7 +44,18 @@ def test_the_model_takes_every_calling_form_and_returns_a_named_tuple():
     b = model(nxt, past).logits  # the cache by position
     c = model(input_ids=nxt, past_key_values=past, use_cache=True).logits  # input_ids= and use_cache
     assert torch.equal(a, b) and torch.equal(a, c)
-    assert model.calls == [(2, 4, -1), (2, 1, 0), (2, 1, 0), (2, 1, 0)]
+    assert calls_of(model) == [(2, 4, -1), (2, 1, 0), (2, 1, 0), (2, 1, 0)]
+
+
+def test_the_record_of_calls_is_out_of_the_learner_s_reach():
+    # A loop that ignores the cache, then writes itself a clean record, must not pass (issue 31): the record
+    # is not on the model, and the model takes no new attributes.
+    model = _model()
+    model(torch.zeros(1, 3, dtype=torch.int64))
+    assert not hasattr(model, "calls") and not hasattr(model, "__dict__")
+    with pytest.raises(AttributeError):
+        model.calls = [(1, 3, -1)]
+    assert calls_of(model) == [(1, 3, -1)]
 
 
 def test_the_cache_gives_the_same_logits_as_the_whole_sequence():

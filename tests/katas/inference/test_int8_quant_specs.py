@@ -213,7 +213,7 @@ def test_a_truncated_q_is_reported_with_element_x_and_x_over_scale():
     said = _q_message("per_tensor_symmetric", _mistake("truncation"))
     lines = said.splitlines()
     assert lines[0].startswith("q differs in")
-    assert lines[1].split() == ["element", "x", "x", "/", "scale", "expected", "yours"]
+    assert lines[1].split() == ["element", "x", "x", "/", "expected", "scale", "expected", "yours"]
     assert "truncated toward zero" in lines[-1] and "rounding problem" in lines[-1]
     assert all(len(line) <= 60 for line in lines[1:-1])
 
