@@ -6,15 +6,74 @@ imported only for a check, by a worker `kata check` forks before typer loads (ch
 costs no more than starting typer, and a check no more than importing torch.
 """
 
-import codecs
-import json
 import os
 import signal
 import sys
-from pathlib import Path
-from typing import Annotated, Any, Optional
 
-from checker.app import prefork  # standard library only
+# Said when Ctrl-C comes before `main` can say it through tr() (content/ui/zh.toml has the same words).
+_INTERRUPTED = {"en": "kata: interrupted.", "zh": "kata：已中断。"}
+
+
+def _startup_lang() -> str:
+    """The language `main` would choose (--lang > KATA_LANG > `kata config lang` > the locale), read without
+    importing anything of kata's: Ctrl-C can come while those imports run."""
+    argv = sys.argv[1:]
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return "zh" if argv[i + 1].strip().lower() == "zh" else "en"
+        if arg.startswith("--lang="):
+            return "zh" if arg.split("=", 1)[1].strip().lower() == "zh" else "en"
+    if os.environ.get("KATA_LANG"):
+        return "zh" if os.environ["KATA_LANG"].strip().lower() == "zh" else "en"
+    try:
+        import sqlite3
+        from pathlib import Path
+
+        root = (Path(os.environ["KATA_HOME"]).expanduser() if os.environ.get("KATA_HOME")
+                else Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "kata")
+        db = root / "history.db"
+        if db.is_file():
+            with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=0.2) as conn:
+                row = conn.execute("SELECT value FROM settings WHERE key = 'lang'").fetchone()
+            if row and row[0] in _INTERRUPTED:
+                return row[0]
+    except Exception:  # noqa: BLE001 — no store, or a busy one: the locale decides
+        pass
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # as i18n.from_locale
+        value = os.environ.get(name, "").strip()
+        if value:
+            return "zh" if value.split(":")[0].strip().lower().startswith("zh") else "en"
+    return "en"
+
+
+def _interrupted_on_the_way_in(signum: int, frame: object) -> None:
+    """Ctrl-C while kata is still importing (typer, checker: the first second or so): the same word and exit
+    code as later, no traceback, and no worker left importing torch. `main` replaces this handler with
+    Python's own, whose KeyboardInterrupt it catches."""
+    try:
+        try:
+            sys.stderr.write("\n" + _INTERRUPTED[_startup_lang()] + "\n")
+        except UnicodeEncodeError:  # a terminal that cannot show Chinese: English, as main would choose
+            sys.stderr.write("\n" + _INTERRUPTED["en"] + "\n")
+        sys.stderr.flush()
+        stop = getattr(sys.modules.get("checker.app.prefork"), "stop", None)  # None while it is still importing
+        if stop is not None:
+            stop()
+    except BaseException:  # noqa: BLE001 — a closed stderr, a second Ctrl-C: the exit code still says it
+        pass
+    finally:
+        os._exit(130)  # checker.errors.INTERRUPTED, not importable yet
+
+
+if os.path.basename(sys.argv[0]) in ("kata", "cli.py"):  # run as the program, not imported by a test
+    signal.signal(signal.SIGINT, _interrupted_on_the_way_in)
+
+import codecs  # noqa: E402 — after the handler above, as is everything below
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Annotated, Any, Optional  # noqa: E402
+
+from checker.app import prefork  # noqa: E402 — standard library only
 
 if prefork.wanted(sys.argv):
     prefork.start()  # `kata check …`: torch's import starts now, in a worker, while typer's does here
@@ -126,8 +185,8 @@ def _check_positive(timeout: float, memory_gb: float) -> None:
         raise KataError(tr("--timeout and --memory-gb must be positive."))
 
 
-COMMANDS = ("list", "start", "bug", "check", "watch", "hint", "reveal", "followup", "cases", "stats", "next", "interview",
-            "reset", "demo", "config")
+COMMANDS = ("list", "start", "bug", "check", "watch", "hint", "reveal", "solutions", "followup", "cases", "stats", "next",
+            "interview", "reset", "demo", "config")
 
 
 def make_app(only: str | None = None) -> typer.Typer:
@@ -179,10 +238,9 @@ def make_app(only: str | None = None) -> typer.Typer:
     @command("list", help=tr("Every kata with your status, best time to pass and when you last practised it. "
                                  "Example: kata list --topic rl"))
     def list_katas(topic: Annotated[Optional[str], typer.Option(help=tr("Only this topic."), show_default=False)] = None) -> None:
-        from checker.app import views
+        from checker.app import practice, views
 
-        if topic is not None and topic not in catalog.TOPICS:
-            raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=topic, topics=", ".join(catalog.TOPICS)))
+        topic = practice.topic_id(topic) if topic is not None else None  # an id, or the name the list shows
         store = _store()
         console.print(views.kata_list(store.events(), console.width, commands.current(store), topic))
         _finish()
@@ -364,6 +422,31 @@ def make_app(only: str | None = None) -> typer.Typer:
             console.print(views.reference(kata, source))
         _finish()
 
+    @command(help=tr("Right answers in other styles than the reference, each with what it does differently (recorded; "
+                         "asks first if you never passed it). Example: kata solutions gae"))
+    def solutions(
+        name: KataName = None,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help=tr("Show them without asking, even if you never passed it."))] = False,
+    ) -> None:
+        from checker.app import solutions as shipped
+
+        store = _store()
+        kata = commands.kata_or_current(name, store, "solutions")
+        if not yes and not commands.ever_passed(kata, store):  # kata reveal's rule: seeing them is a reveal
+            if not sys.stdin.isatty():
+                raise KataError(tr("You have not passed {id} yet, and seeing its solutions is recorded as a reveal. Run "
+                                   "`kata solutions {id} --yes` to see them anyway.", id=kata.id))
+            try:
+                answer = console.input(tr("You have not passed {id} yet. Show other right answers (recorded as a "
+                                          "reveal)? [y/N] ", id=kata.id), markup=False)
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes", "是", "好"):
+                _say(tr("Nothing revealed. Stuck? `kata hint {id}` gives a nudge.", id=kata.id))
+                _finish()
+        console.print(shipped.show(kata, store))
+        _finish()
+
     @command(help=tr("The questions an interviewer asks once your code passes (answers with --answers). "
                          "Example: kata followup gae --answers"))
     def followup(name: KataName = None,
@@ -468,6 +551,8 @@ def make_app(only: str | None = None) -> typer.Typer:
             if r.saved:
                 _say(tr("Restored the stub of {id} at {file} (your file is kept as {saved}).", id=r.kata.id,
                         file=_rel(r.path), saved=_rel(r.saved)))
+            elif r.wrote_new:  # never started: there was nothing to restore
+                _say(tr("Wrote the stub of {id} at {file}.", id=r.kata.id, file=_rel(r.path)))
             else:
                 _say(tr("Restored the stub of {id} at {file}.", id=r.kata.id, file=_rel(r.path)))
         if not done:
@@ -477,7 +562,8 @@ def make_app(only: str | None = None) -> typer.Typer:
     @command(help=tr("See what kata does: check a solution with one known mistake, then the reference. Writes no "
                          "history. Example: kata demo gae --mistake 2"))
     def demo(
-        name: Annotated[Optional[str], typer.Argument(help=tr("Kata id (default: a random one)."), autocompletion=complete_kata,
+        name: Annotated[Optional[str], typer.Argument(help=tr("Kata id (default: a random one other than the current kata)."),
+                                                      autocompletion=complete_kata,
                                                       show_default=False)] = None,
         mistake: Annotated[Optional[str], typer.Option(help=tr("Which known mistake: a number or part of its name "
                                                                "(default: random)."), show_default=False)] = None,
@@ -490,8 +576,12 @@ def make_app(only: str | None = None) -> typer.Typer:
         device = commands.check_device(device)
         from checker.app.demo import run as run_demo
 
+        avoid = None
+        if kata is None and (home() / "history.db").is_file():  # a demo of another kata; no store is made for this
+            current = commands.current(_store())
+            avoid = current.id if current else None
         out = Console(highlight=False, emoji=False, no_color=no_color or None)
-        raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device))
+        raise typer.Exit(run_demo(out, kata.id if kata else None, mistake, seed=seed, device=device, avoid=avoid))
 
     @command(help=tr("Show or change a setting. Settings: lang (en or zh). Example: kata config lang zh"))
     def config(
@@ -725,9 +815,9 @@ def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     json_mode = "--json" in argv
     _safe_streams()
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
     code = OK
     try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
         flag, argv = _take_lang(argv)
         _choose_language(flag)
         application = _app(argv)
@@ -755,7 +845,8 @@ def main(argv: list[str] | None = None) -> None:
         if callable(show) and isinstance(exit_code, int):
             show()
             code = USAGE
-        elif type(exc).__name__ == "Abort":
+        elif type(exc).__name__ == "Abort":  # click's word for a Ctrl-C it caught
+            err.print(tr("kata: interrupted."), markup=False)
             code = INTERRUPTED
         else:
             if os.environ.get("KATA_DEBUG"):
@@ -764,6 +855,10 @@ def main(argv: list[str] | None = None) -> None:
                          "KATA_DEBUG=1 shows where it happened.", type=type(exc).__name__, message=str(exc)[:300]),
                       markup=False)
             code = INTERNAL
+    if os.path.basename(sys.argv[0]) in ("kata", "cli.py"):
+        # The command is over: a Ctrl-C now would interrupt Python's own teardown (a traceback from atexit, or
+        # death by the signal once Python has put back its default action). Nothing is left to stop.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code)
 
 

@@ -66,6 +66,8 @@ def main() -> None:
     kata = catalog.get("sample-token")
     if which in RIGHT:
         path = ROOT / "tests" / "corpus" / "sample_token" / RIGHT[which]
+        if not path.exists():  # shipped as a solution (`kata solutions sample-token`)
+            path = ROOT / "content" / "sample_token" / "solutions" / RIGHT[which].removeprefix("right_")
         measure(which, load_entry(path, kata.entry, f"stats_{which}"), seeds)
         return
     for m in spec.MISTAKES:

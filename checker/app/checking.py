@@ -62,6 +62,8 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
     result = replace(result, cases=cases, file=_rel(path))
     detail = f"seed {result.seed}" + (f"; watch {session}" if session else "")
     kind = "check" if case is None else "replay"
+    if kind == "check" and still_the_stub(result, kata, path):
+        kind = "stub"  # nothing written yet: no attempt, no failed check (`kata stats`, `kata next`)
     if drill is not None:  # kept apart from attempts at the kata: a drill never changes its status
         kind, detail = drills.CHECK if case is None else drills.REPLAY, f"{drill.key}; {detail}"
         failing = tuple(f for f, n, ok in result.families() if ok < n)
@@ -70,10 +72,32 @@ def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: i
     event = Event(kata.id, kind, time.time(), verdict=result.status.value,
                   passed=sum(c.status is Status.PASS for c in result.cases), total=len(result.cases),
                   seconds=result.seconds, detail=detail, file=str(path.resolve()))
+    if drill is None and case is None:  # the next hint is aimed at what this check failed
+        from checker.app import aiming
+
+        aiming.remember(store, kata, result)
     checked = Checked(kata, path, result, event, drill)
     if record:
         store.record(event)
     return checked
+
+
+def still_the_stub(result: CheckResult, kata: Kata, path: Path) -> bool:
+    """The check stopped at the stub's own `raise NotImplementedError` before judging a case: the learner has not
+    written the entry point yet. The engine says so in its whole-file message (checker/judge/engine.py), and this
+    is that message; a file that is the stub, word for word, counts too."""
+    if result.status is not Status.ERROR or result.cases:
+        return False
+    said = tr("{entry} is not implemented yet: it still raises NotImplementedError. Write it in {file}, then check "
+              "again.", entry=kata.entry, file=path.name)
+    if result.message == said:
+        return True
+    from checker.text import i18n
+
+    try:
+        return path.read_text(encoding="utf-8") in (kata.stub(lang) for lang in i18n.LANGS)
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def prejudge(kata: Kata, path: Path, *, device: str = "auto", seed: int | None = None) -> CheckResult | None:

@@ -241,6 +241,7 @@ class Reset:
     kata: Kata
     path: Path
     saved: Path | None
+    wrote_new: bool = False  # no file was there: the stub is written, nothing restored
 
 
 def reset(katas: list[Kata], store: Store, every: bool = False) -> list[Reset]:
@@ -255,10 +256,11 @@ def reset(katas: list[Kata], store: Store, every: bool = False) -> list[Reset]:
             if every:
                 continue
             path = file_of(kata, store) or Path(kata.filename)
+        wrote_new = not path.exists()
         saved = restart(kata, path)
         remember(store, kata, path)
         store.record(Event(kata.id, "reset", time.time(), detail=str(path.resolve()), file=str(path.resolve())))
-        done.append(Reset(kata, path, saved))
+        done.append(Reset(kata, path, saved, wrote_new))
     return done
 
 
@@ -325,6 +327,11 @@ def resolve_target(target: str | None, kata_id: str | None, store: Store, comman
         return Target(catalog.get(declared), path, note)  # the file's own line (for the current file: edited since)
     if named is not None:
         return Target(named, path, note)
+    from checker.app import drills
+
+    drill = drills.at(store, path)
+    if drill is not None:  # a drill `kata bug` wrote here, its `# kata:` line since deleted: the record says which
+        return Target(drill.kata, path, note)
     by_name = catalog.find(path.stem)
     if by_name is None:
         raise KataError(tr("Cannot tell which kata {file} is for: add `# kata: <id>` as its first line, or pass "
@@ -484,14 +491,10 @@ def next_hint(kata: Kata, store: Store) -> tuple[int, str]:
 
 def hint_step(kata: Kata, store: Store) -> tuple[int, str, bool]:
     """The next hint on the ladder, recorded: (its number, its text, whether the ladder had already ended and
-    this is the last one again)."""
-    from checker.app import practice
+    this is the last one again). Aimed first at what the last check failed (checker/app/aiming.py)."""
+    from checker.app import aiming
 
-    taken = practice.progress(kata.id, store.events(kata.id)).hints
-    hints = kata.hints
-    index = min(taken, len(hints) - 1)
-    store.record(Event(kata.id, "hint", time.time(), detail=str(index + 1)))
-    return index + 1, hints[index], taken >= len(hints)
+    return aiming.step(kata, store)
 
 
 def reveal(kata: Kata, store: Store) -> str:

@@ -47,7 +47,10 @@ def mistakes_of(kata: Kata) -> tuple[Any, ...]:
 
 def label_of(kata: Kata, mistake: Any) -> str:
     said = kata.text().mistakes.get(mistake.key)
-    return said.label if said else mistake.key
+    if not said:
+        return mistake.key
+    how = said.variants.get(getattr(mistake, "variant", ""))  # several variants of one key: each says how it differs
+    return tr("{label} ({how})", label=said.label, how=how) if how else said.label
 
 
 def writable(kata: Kata, mistakes: tuple[Any, ...]) -> list[Any]:
@@ -61,7 +64,8 @@ def writable(kata: Kata, mistakes: tuple[Any, ...]) -> list[Any]:
     return out
 
 
-def choose(name: str | None, label: str | None, rng: random.Random) -> tuple[Kata, Any]:
+def choose(name: str | None, label: str | None, rng: random.Random, avoid: str | None = None) -> tuple[Kata, Any]:
+    """The kata named, else one at random other than `avoid` (the current kata: a demo of something else)."""
     if name is not None:
         kata = catalog.get(name)
         mistakes = mistakes_of(kata)
@@ -71,7 +75,7 @@ def choose(name: str | None, label: str | None, rng: random.Random) -> tuple[Kat
         ready = [k for k in catalog.KATAS if k.reference_path.exists() and mistakes_of(k)]
         if not ready:
             raise KataError(tr("No kata declares known mistakes yet."))
-        kata = rng.choice(ready)
+        kata = rng.choice([k for k in ready if k.id != avoid] or ready)
         mistakes = mistakes_of(kata)
     if label is not None:
         mistake = find_mistake(kata, mistakes, label)
@@ -302,14 +306,15 @@ def _literal(value: Any) -> str:
 
 
 def run(console: Console, name: str | None = None, label: str | None = None, seed: int | None = None,
-        device: str = "auto", rng: random.Random | None = None) -> int:
-    """Check a known mistake, then the reference; print both. Returns the exit code (0)."""
+        device: str = "auto", rng: random.Random | None = None, avoid: str | None = None) -> int:
+    """Check a known mistake, then the reference; print both. Returns the exit code (0). With no `name`, a
+    random kata other than `avoid`."""
     from checker.judge import Request, check
     from checker.app.render import report, verdict_line
     from checker.app.views import say
 
     rng = rng or random.Random()
-    kata, mistake = choose(name, label, rng)
+    kata, mistake = choose(name, label, rng, avoid)
     seed = seed if seed is not None else rng.randrange(1, 100_000)
     number = next(n for n, m in enumerate(mistakes_of(kata), 1) if m is mistake)
     replay = f"kata demo {kata.id} --mistake {number} --seed {seed}"

@@ -174,10 +174,13 @@ def ladder(written: Written, number: int) -> str:
     return tr("This looks like: {label}. The fix: {fix}.", label=mistake.label, fix=mistake.fix.rstrip(".。"))
 
 
-def hint(written: Written, store: Store) -> RenderableType:
-    """The next hint of the drill's ladder (the last repeats), recorded in the history."""
+def hint(written: Written, store: Store, watching: bool = False) -> RenderableType:
+    """The next hint of the drill's ladder (the last repeats), recorded in the history. `watching`: asked by `h`
+    in kata watch or an interview, where `r` checks the file in the same window."""
     taken = drills.records(written.kata, store.events(written.kata.id))[written.key].hints
     if taken == 0 and not written.failing:
+        if watching:
+            return views.say(tr("Check it first: press `r`; the first hint then says which cases fail."))
         return views.say(tr("Check it first: `kata check {file}`; the first hint then says which cases fail.",
                             file=_rel(written.path)))
     number = min(taken, drills.LADDER - 1) + 1
@@ -193,11 +196,11 @@ def hint(written: Written, store: Store) -> RenderableType:
     return line
 
 
-def next_hint(kata: Kata, path: Path | str | None, store: Store) -> RenderableType:
-    """`kata hint` and watch's h: the drill's ladder when `path` is a drill of `kata`, else the kata's."""
+def next_hint(kata: Kata, path: Path | str | None, store: Store, watching: bool = False) -> RenderableType:
+    """`kata hint` and watch's h (`watching`): the drill's ladder when `path` is a drill of `kata`, else the kata's."""
     written = drills.at(store, path) if path else None
     if written is not None and written.kata.id == kata.id:
-        return hint(written, store)
+        return hint(written, store, watching)
     number, text, again = commands.hint_step(kata, store)
     if not again:
         return views.hint(kata, number, text)

@@ -86,7 +86,8 @@ def _is_watch(event: Event) -> str | None:
 
 def progress(kata_id: str, events: list[Event]) -> Progress:
     """Summarise one kata's events (in the order they happened)."""
-    mine = [e for e in events if e.kata == kata_id and e.kind not in drills.KINDS]  # a drill is not an attempt
+    # A drill is not an attempt, and neither is a check of the untouched stub (kind "stub": nothing written yet).
+    mine = [e for e in events if e.kata == kata_id and e.kind not in drills.KINDS and e.kind != "stub"]
     opened = None  # when the open attempt opened; None before any opening, or once it passed
     open_attempt = bool(mine)  # a kata checked or revealed before any start still has an attempt going
     hinted = False
@@ -172,8 +173,7 @@ def review_days(p: Progress, kata: Kata) -> float:
 def suggest(events: list[Event], now: float | None = None, topic: str | None = None) -> list[Suggestion]:
     """Every kata, the one to practise next first, each with the reason."""
     now = time.time() if now is None else now
-    if topic is not None and topic not in catalog.TOPICS:
-        raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=topic, topics=", ".join(catalog.TOPICS)))
+    topic = topic_id(topic) if topic is not None else None
     out = []
     for index, kata in enumerate(catalog.KATAS):
         if topic and kata.topic != topic:
@@ -264,6 +264,25 @@ def topic_name(topic: str) -> str:
     return {"attention": tr("attention"), "helpers": tr("helpers"), "rl": tr("RL"),
             "transformer": tr("transformer"), "training": tr("training"),
             "alignment": tr("alignment"), "inference": tr("inference"), "classic": tr("classic ML")}.get(topic, topic)
+
+
+def topic_id(name: str) -> str:
+    """The topic `name` stands for: its id or the name `kata list` shows for it ("RL", "classic ML"), in either
+    language, in any case, with "-" or "_" for a space."""
+    from checker.text import i18n
+
+    def key(text: str) -> str:
+        return " ".join(text.replace("-", " ").replace("_", " ").casefold().split())
+
+    wanted = key(name)
+    for topic in catalog.TOPICS:
+        names = {topic}
+        for lang in i18n.LANGS:
+            with i18n.speaking(lang):
+                names.add(topic_name(topic))
+        if wanted in {key(n) for n in names}:
+            return topic
+    raise KataError(tr("No topic named '{topic}'. Topics: {topics}.", topic=name, topics=", ".join(catalog.TOPICS)))
 
 
 def difficulty_word(difficulty: str) -> str:

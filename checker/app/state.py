@@ -43,6 +43,7 @@ KINDS = (
     "resume",  # `kata start` found the learner's file there and made it current
     "check",  # a full check (every case); detail "seed N" (+ "; watch <id>" from kata watch)
     "replay",  # a check of one case or family (--case): not counted as passing or failing the kata
+    "stub",  # a full check of a file still raising the stub's NotImplementedError: not an attempt, nor a failure
     "hint", "reveal", "reset",
     "interview",  # opens (no verdict) and closes (verdict pass | timeout | quit) an interview
     "followup",  # the follow-up questions were shown; detail "answers" when the answers were too

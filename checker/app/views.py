@@ -82,6 +82,8 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     table = practice.progress_all(events)
     katas = [k for k in catalog.KATAS if topic is None or k.topic == topic]
     columns = ["id", "status", "title", "topic", "level", "best", "last"]
+    if topic:  # one topic: its column would say the same on every row
+        columns.remove("topic")
     heads = {"id": tr("id"), "status": tr("status"), "title": tr("title"), "topic": tr("topic"), "level": tr("level"),
              "best": tr("best"), "last": tr("last practised")}
     rows = []
@@ -124,22 +126,27 @@ def _aligned(head: list[Text], rows: list[list[Text]], widths: list[int]) -> Gro
     return Group(line(head), Text("─" * (sum(widths) + 2 * (len(widths) - 1))), *(line(row) for row in rows))
 
 
-TITLE_ROOM = 30  # a title cut shorter than this loses its meaning: topic and level go first
+TITLE_ROOM = 30  # a title cut shorter than this loses its meaning: the level goes first
+TOPIC_ROOM = 20  # the topic (what `--topic` takes) stays at 80 columns: a title may be cut this short for it
 TITLE_LEAST = 8  # below this, no title at all
 
 
 def _fit(columns: list[str], widths: dict[str, int], width: int) -> list[str]:
     """The columns that fit in `width` cells (two cells between columns). The id and the status stay; the
     title is what a newcomer reads, so it stays too, cut with "…" if it must be: the last-practised and
-    best-time columns go first, then the topic and the level while the title has less than TITLE_ROOM
-    cells (or less than its whole width), and the title itself only on a screen too narrow for any of it."""
+    best-time columns go first, then the level while the title has less than TITLE_ROOM cells, then the topic
+    while it has less than TOPIC_ROOM (or less than its whole width), and the title itself only on a screen
+    too narrow for any of it."""
 
     def room(keep: list[str]) -> int:
         return width - sum(widths[n] for n in keep if n != "title") - 2 * (len(keep) - 1)
 
+    least = {"last": widths["title"], "best": widths["title"], "level": TITLE_ROOM, "topic": TOPIC_ROOM}
     keep = list(columns)
-    for drop in ("last", "best", "topic", "level"):
-        if room(keep) >= min(widths["title"], TITLE_ROOM if drop in ("topic", "level") else widths["title"]):
+    for drop in ("last", "best", "level", "topic"):
+        if drop not in keep:
+            continue
+        if room(keep) >= min(widths["title"], least[drop]):
             return keep
         keep.remove(drop)
     if room(keep) < TITLE_LEAST:
@@ -288,10 +295,17 @@ def code_lines(source: str) -> Folded:
 
 def without_docs(source: str) -> list[str]:
     """The code's lines without its docstrings, comments and blank lines: what a diff should compare."""
+    return [line for _, line in numbered_code(source)]
+
+
+def numbered_code(source: str) -> list[tuple[int, str]]:
+    """`without_docs`, each line with its number in `source` (from 1): a diff's hunks say where they are in the
+    file itself, as the hints do ("line 59 of rope_bug.py"), not in the stripped copy."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return [line.rstrip() for line in source.splitlines() if line.strip() and not line.strip().startswith("#")]
+        return [(n, line.rstrip()) for n, line in enumerate(source.splitlines(), 1)
+                if line.strip() and not line.strip().startswith("#")]
     skip: set[int] = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
@@ -312,15 +326,42 @@ def without_docs(source: str) -> list[str]:
         if n in comments:
             line = line[:comments[n]]
         if line.strip():
-            out.append(line.rstrip())
+            out.append((n, line.rstrip()))
+    return out
+
+
+def diff_lines(mine: str, reference: str, left: str, right: str, context: int = 2) -> list[str]:
+    """difflib.unified_diff of the two codes' `numbered_code`, its `@@ -a,b +c,d @@` in each file's own line numbers
+    (a hunk's range spans the docstrings and comments left out inside it)."""
+    a, b = numbered_code(mine), numbered_code(reference)
+
+    def span(numbered: list[tuple[int, str]], start: int, stop: int) -> str:
+        if stop <= start:  # nothing on this side: the line after which the other side's lines go, as difflib says it
+            return f"{numbered[start - 1][0] if start else 0},0"
+        first, length = numbered[start][0], numbered[stop - 1][0] - numbered[start][0] + 1
+        return str(first) if length == 1 else f"{first},{length}"
+
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b])
+    for group in matcher.get_grouped_opcodes(context):
+        if not out:
+            out += [f"--- {left}", f"+++ {right}"]
+        out.append(f"@@ -{span(a, group[0][1], group[-1][2])} +{span(b, group[0][3], group[-1][4])} @@")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + t for _, t in a[i1:i2]]
+                continue
+            if tag in ("replace", "delete"):
+                out += ["-" + t for _, t in a[i1:i2]]
+            if tag in ("replace", "insert"):
+                out += ["+" + t for _, t in b[j1:j2]]
     return out
 
 
 def unified_diff(mine: str, reference: str, left: str, right: str) -> RenderableType:
     """A unified diff of the code (docstrings and comments left out), `-` yours, `+` the reference; a long
-    line folds behind a `┆` in the sign's column."""
-    lines = list(difflib.unified_diff(without_docs(mine), without_docs(reference), fromfile=left, tofile=right,
-                                      lineterm="", n=2))
+    line folds behind a `┆` in the sign's column. Its hunks give each file's own line numbers."""
+    lines = diff_lines(mine, reference, left, right)
     if not lines:
         return Text(tr("No difference in the code (docstrings and comments aside)."))
     rows = []

@@ -299,26 +299,28 @@ def elide(name: str, width: int) -> str:
 
 
 def watch_status(file: str, seed: int | None, width: int, left: str | None = None) -> str:
-    """The watch's bottom line in `width` cells. The key legend is what a newcomer cannot guess, so the other
-    parts shorten first: the seed goes, "save to re-check" shortens, the file name is elided, then "save"
-    and the file go; only on a screen narrower than the legend is the line cut."""
+    """The watch's bottom line in `width` cells. The key legend is what a newcomer cannot guess (that r draws a
+    new seed least of all), so the other parts shorten first: the seed goes, "save to re-check" shortens, the
+    file name is elided, then "save" and the file go; then the legend shortens, and only on a screen narrower
+    than the short legend is the line cut."""
     from rich.cells import cell_len
 
-    keys = tr("h hint · r re-run · q quit")
     clock = [left] if left is not None else []
     tries = [[tr("watching {file} (seed {seed})", file=file, seed=seed), tr("save to re-check")],
              [tr("watching {file}", file=file), tr("save to re-check")],
              [tr("watching {file}", file=file), tr("save → check")],
              [file, tr("save → check")],
              [file]]
-    for middle in tries:
-        line = " · ".join(clock + middle + [keys])
-        if cell_len(line) <= width:
-            return line
-    room = width - cell_len(" · ".join(clock + ["", keys]))
-    if room >= 8:
-        return " · ".join(clock + [elide(file, room), keys])
-    return status_line(clock + [keys], width)
+    short = tr("h hint · r re-run · q quit")
+    for keys in (tr("h hint · r re-run, new seed · q quit"), short):
+        for middle in tries:
+            line = " · ".join(clock + middle + [keys])
+            if cell_len(line) <= width:
+                return line
+        room = width - cell_len(" · ".join(clock + ["", keys]))
+        if room >= 8:
+            return " · ".join(clock + [elide(file, room), keys])
+    return status_line(clock + [short], width)
 
 
 # ---------------------------------------------------------------- the loop
@@ -406,7 +408,8 @@ class Watcher:
     def next_hint(self) -> None:
         from checker.app import drilling
 
-        self.hints.append(drilling.next_hint(self.kata, self.path, self.store))  # a drill has its own ladder
+        # a drill has its own ladder; `watching`: before any check it says to press r, not to run kata check
+        self.hints.append(drilling.next_hint(self.kata, self.path, self.store, watching=True))
         self.draw()
 
     # ------------------------------------------------------------ drawing
@@ -536,8 +539,9 @@ class Watcher:
             return self._end("quit")
         finally:
             self.files.close()
-            if self.console.is_terminal:
-                self.console.file.write("\n")
+            if self.console.is_terminal:  # the countdown and the keys are over: what is printed next takes their line
+                self.console.file.write("\r\x1b[2K")
+                self.console.file.flush()
 
 
 def watch(kata: Kata, path: Path, store: Store, console: Console, *, device: str = "auto", seed: int | None = None,
@@ -587,8 +591,8 @@ def interview(store: Store, console: Console, *, minutes: float = 30.0, topic: s
         return OK
     if outcome == "timeout":
         console.print(say(tr("Time's up after {minutes} minutes ({helped}). Keep going with `kata watch {id}`, or see "
-                             "the answer with `kata reveal {id} --diff`.", minutes=f"{minutes:g}", helped=helped,
-                             id=kata.id), "bold red"))
+                             "the answer with `kata reveal {id} --diff --yes` (recorded as a reveal).",
+                             minutes=f"{minutes:g}", helped=helped, id=kata.id), "bold red"))
     else:
         console.print(say(tr("Interview stopped after {time} ({helped}); it is recorded as not passed.",
                              time=practice.duration(took), helped=helped)))

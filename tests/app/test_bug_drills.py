@@ -9,6 +9,7 @@ and 200 columns and in a pipe. One seed per real check: there are many drills.
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import io
 import json
@@ -388,3 +389,45 @@ def test_kata_interview_bug_is_a_timed_drill_that_leaves_the_kata_as_it_was(tmp_
     opened, closed = [e for e in events if e.kind == "drill-interview"]
     assert opened.session == closed.session and closed.verdict == "timeout" and Store().interview() is None
     assert practice.progress("softmax", events).status == "new"
+
+
+# ---------------------------------------------------------------- a drill's record, and the fix's diff (issue 31)
+
+
+def test_a_drill_whose_kata_line_was_deleted_is_still_checked_as_its_kata(tmp_path):
+    """kata recorded the path when it wrote the drill: `kata check FILE` uses that record, not the `# kata:` line."""
+    here = tmp_path / "work"
+    here.mkdir()
+    kata("bug", "softmax", cwd=here)
+    path = here / "softmax_bug.py"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# kata: softmax\n")
+    path.write_text(text.split("\n", 1)[1], encoding="utf-8")
+    done = kata("check", "softmax_bug.py", cwd=here)
+    assert done.returncode == 1 and "Cannot tell which kata" not in done.stderr, done.stdout + done.stderr
+    assert "FAIL" in done.stdout and "softmax" in done.stdout
+    assert [e.kind for e in Store().events("softmax")][-1] == drills.CHECK  # a drill's check, as before
+
+
+def test_the_fix_diff_numbers_lines_as_the_learners_file_and_the_hint_do():
+    """The second hint says "line N of X_bug.py"; the diff after a pass shows the same N in its hunk header."""
+    from checker.app import views
+
+    for drill in drills.of(SOFTMAX) + drills.of(catalog.get("rope")):
+        written = drill.written("en")
+        fixed = drill.undone(written)
+        first, last = drill.region(written)
+        lines = views.diff_lines(written, fixed, "as written", "fixed")
+        heads = [line for line in lines if line.startswith("@@")]
+        assert heads, drill.key
+        starts = [int(re.match(r"@@ -(\d+)", h).group(1)) for h in heads]
+        spans = [re.match(r"@@ -(\d+)(?:,(\d+))?", h).groups() for h in heads]
+        covered = [(int(a), int(a) + int(n if n is not None else 1) - 1) for a, n in spans]
+        for line in (first, last):  # where the hint points is inside a hunk, by the file's numbers
+            assert any(lo <= line <= hi for lo, hi in covered), (drill.key, (first, last), heads)
+        for start in starts:  # a hunk starts at a line of code of the file itself
+            assert written.splitlines()[start - 1].strip(), (drill.key, start)
+        # the lines shown are those difflib shows of the stripped code, only the numbers differ
+        plain = list(difflib.unified_diff(views.without_docs(written), views.without_docs(fixed), "as written", "fixed",
+                                          lineterm="", n=2))
+        assert [l for l in lines if not l.startswith("@@")] == [l for l in plain if not l.startswith("@@")]

@@ -82,6 +82,33 @@ def test_list_shows_every_kata_with_status(workdir):
     assert "new" in result.output
 
 
+@pytest.mark.parametrize("name", ["rl", "RL", "Rl", "classic ML", "classic-ml", "CLASSIC", "强化学习"])
+def test_list_topic_takes_the_names_the_list_shows(workdir, name):
+    """`kata list --topic` takes what the topic column says ("RL", "classic ML", in either language), in any case."""
+    result = runner.invoke(cli.app, ["list", "--topic", name], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    ids = {line.split()[0].lstrip("▶") for line in result.output.splitlines()[2:] if line.startswith("  ")}
+    topic = "classic" if "classic" in name.lower() else "rl"
+    assert ids == {k.id for k in catalog.KATAS if k.topic == topic}, result.output
+
+
+def test_next_and_interview_take_topic_names_too():
+    from checker.app import practice
+
+    assert {s.kata.topic for s in practice.suggest([], topic="Classic ML")} == {"classic"}
+    with pytest.raises(Exception, match="No topic named 'vision'"):
+        practice.suggest([], topic="vision")
+
+
+def test_reset_of_a_kata_never_started_says_it_wrote_the_stub(workdir):
+    fresh = runner.invoke(cli.app, ["reset", "rope"])
+    assert fresh.exit_code == 0, fresh.output
+    assert "Wrote the stub of rope at rope.py" in fresh.output and "Restored" not in fresh.output
+    (workdir / "rope.py").write_text((workdir / "rope.py").read_text() + "\n# mine\n")
+    again = runner.invoke(cli.app, ["reset", "rope"])
+    assert "Restored the stub of rope at rope.py (your file is kept as rope.py.bak-1)" in again.output, again.output
+
+
 def test_start_writes_the_stub_and_never_overwrites(workdir):
     first = kata("start", "gae", cwd=workdir)
     assert first.returncode == 0, first.stderr

@@ -119,6 +119,16 @@ def test_demo_picks_a_kata_and_a_mistake_at_random(kata_home):
     assert not kata_home.exists() or not any(kata_home.iterdir())
 
 
+def test_a_demo_with_no_id_is_of_another_kata_than_the_current_one():
+    """`kata demo` alone: a random kata, as its help says, and never the one you are on."""
+    help_text = CliRunner().invoke(__import__("cli").app, ["demo", "--help"]).output
+    assert "a random one other than the current kata" in " ".join(help_text.split())
+    for seed in range(20):
+        kata, _ = demo.choose(None, None, random.Random(seed), avoid="gae")
+        assert kata.id != "gae"
+    assert {demo.choose(None, None, random.Random(s))[0].id for s in range(40)} - {"gae"}  # random, not one kata
+
+
 def test_unknown_mistake_is_a_usage_error(kata_home):
     from cli import app
 

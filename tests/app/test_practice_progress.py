@@ -54,6 +54,37 @@ def test_best_time_is_start_to_first_pass_and_reveals_do_not_count():
     assert p.last_at == 2010.0 and p.last_pass_at == 2010.0
 
 
+def test_a_check_of_the_untouched_stub_is_no_attempt_and_no_failure():
+    """`kata check gae` right after `kata start gae` (the README's first run) says "not implemented yet": it is
+    recorded as kind "stub", which `kata stats` ("fail most"), `kata next` and the status all pass over."""
+    events = [ev("gae", "start", 0.0), ev("gae", "stub", 10.0, "error"), ev("gae", "check", 100.0, "fail"),
+              ev("gae", "check", 200.0, "pass")]
+    p = practice.progress("gae", events)
+    assert (p.checks, p.fails, p.status) == (2, 1, "mastered"), p  # the stub's check is neither
+    stub_only = [ev("rope", "start", 0.0), ev("rope", "stub", 10.0, "error"), ev("rope", "stub", 20.0, "error")]
+    p = practice.progress("rope", stub_only)
+    assert (p.checks, p.fails, p.last_verdict) == (0, 0, None) and practice.failing_most(stub_only) == []
+    why = next(s.why for s in practice.suggest(stub_only, NOW) if s.kata.id == "rope")
+    assert "failed" not in why and "started it" in why, why
+    assert practice.progress("rope", [ev("rope", "stub", 10.0, "error")]).status == "new"  # no start: nothing begun
+
+
+def test_checking_the_stub_records_a_stub_and_a_written_file_a_check(kata_home, tmp_path):
+    from checker.app import checking
+
+    kata = catalog.get("softmax")
+    store = Store()
+    path = tmp_path / kata.filename
+    path.write_text(kata.stub())
+    stub = checking.check(kata, path, store, device="cpu", seed=3)
+    assert not stub.result.passed and checking.still_the_stub(stub.result, kata, path)
+    path.write_text(kata.stub().replace(f'raise NotImplementedError("write {kata.entry}")', "return x"))
+    wrong = checking.check(kata, path, store, device="cpu", seed=3)
+    assert not wrong.result.passed and not checking.still_the_stub(wrong.result, kata, path)
+    assert [e.kind for e in store.events("softmax")] == ["stub", "check"]
+    assert [(p.kata, p.fails, p.checks) for p in practice.failing_most(store.events())] == [("softmax", 1, 1)]
+
+
 def test_a_hint_makes_a_pass_not_clean_and_a_pass_without_start_has_no_time():
     hinted = [ev("mha", "start", 0.0), ev("mha", "hint", 10.0), ev("mha", "check", 60.0, "pass")]
     p = practice.progress("mha", hinted)

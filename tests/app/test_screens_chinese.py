@@ -142,7 +142,9 @@ def test_the_status_line_fits_in_chinese(width, interview):
     elif width >= 80:
         assert line.startswith("监视 grpo_advantage.py"), line
     if width >= 40:  # the keys stay; the other parts shorten first
-        assert line.endswith("h 提示 · r 重跑 · q 结束"), line
+        assert line.endswith(("h 提示 · r 换种子重跑 · q 结束", "h 提示 · r 重跑 · q 结束")), line
+    if width >= 80:
+        assert line.endswith("h 提示 · r 换种子重跑 · q 结束"), line  # r draws a new seed, and says so
 
 
 def test_kata_interview_in_chinese_in_a_terminal(tmp_path, kata_home):

@@ -192,7 +192,7 @@ def test_list_keeps_a_title_at_every_width_and_drops_best_and_last_first(lang):
         fits(shown, width)
         head = shown.splitlines()[0]
         assert heads["title"] in head, (width, head)
-        order = ["last practised", "best", "topic", "level"]  # the order they go in
+        order = ["last practised", "best", "level", "topic"]  # the order they go in
         shown_heads = [heads[n] in head for n in order]
         assert shown_heads == sorted(shown_heads), (width, head)  # one goes only after those before it
         if width >= 125:
@@ -201,6 +201,8 @@ def test_list_keeps_a_title_at_every_width_and_drops_best_and_last_first(lang):
             assert heads["last practised"] not in head  # a title cut to make room for it would be the wrong trade
         if width == 60:
             assert not any(shown_heads)  # id, status and the title
+        if width >= 80:
+            assert heads["topic"] in head, (width, head)  # what `kata list --topic` takes, at 80 columns too
         for k in catalog.KATAS:
             row = next(line for line in shown.splitlines() if line[2:].startswith(k.id + " "))
             with i18n.speaking(lang):
@@ -353,15 +355,30 @@ def test_the_status_line_keeps_the_keys_down_to_40_columns(lang):
 
     with i18n.speaking(lang):
         keys = i18n.tr("h hint · r re-run · q quit")
+        new_seed = i18n.tr("h hint · r re-run, new seed · q quit")  # r draws a new seed: said wherever it fits
         left = i18n.tr("{time} left", time="04:59")
         for name in ("gae.py", "causal_mask.py", "offset_causal_mask.py", "sliding_window_mask_attempt_2.py"):
             for width in (40, 60, 80, 120, 200):
                 for clock in (None, left):
                     line = watch_status(name, 93485, width - 1, clock)
-                    assert cell_len(line) <= width - 1 and line.endswith(keys), (width, line)
+                    assert cell_len(line) <= width - 1 and line.endswith((keys, new_seed)), (width, line)
+                    if width >= 80:
+                        assert line.endswith(new_seed), (width, line)
                     if clock:
                         assert line.startswith(clock)
                     if width >= 80 and clock is None:
                         assert name in line  # the whole name, where there is room for it
             assert watch_status("gae.py", 93485, 199).startswith(i18n.tr("watching {file} (seed {seed})", file="gae.py",
                                                                           seed=93485))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_list_of_one_topic_has_no_topic_column(lang):
+    from checker.app.views import kata_list
+
+    with i18n.speaking(lang):
+        topic_head = i18n.tr("topic")
+    shown = text_of(lambda: kata_list([], 80, None, "rl"), 80, lang)
+    fits(shown, 80)
+    assert topic_head not in shown.splitlines()[0] and "mc-advantage" in shown
+    assert not any(line[2:].startswith("attention ") for line in shown.splitlines())

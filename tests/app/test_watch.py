@@ -381,7 +381,7 @@ def test_kata_watch_in_a_terminal(tmp_path, kata_home):
     term = Terminal(["watch", "--device", "cpu"], tmp_path, env)
     try:
         term.expect(r"not implemented yet")
-        term.expect(r"h hint · r re-run · q quit")
+        term.expect(r"h hint · r re-run, new seed · q quit")
         right(tmp_path / "gae.py")
         term.expect(r"PASS\s+gae: all \d+ cases passed")
         term.type("h")
@@ -391,7 +391,7 @@ def test_kata_watch_in_a_terminal(tmp_path, kata_home):
         code = term.finish()
     assert code == 0, term.screen[-2000:]
     kinds = [e.kind for e in Store().events("gae")]
-    assert kinds.count("check") >= 2 and "hint" in kinds
+    assert kinds[:2] == ["start", "stub"] and kinds.count("check") >= 1 and "hint" in kinds  # the stub's: no attempt
 
 
 def test_kata_interview_in_a_terminal_records_the_time_to_pass(tmp_path, kata_home):
@@ -430,6 +430,51 @@ def test_kata_interview_times_out(tmp_path, kata_home):
     assert code == 1
     closed = Store().events("softmax", "interview")[-1]
     assert closed.verdict == "timeout"
+    advice = re.search(r"kata reveal softmax[^.()]*", ANSI.sub("", term.screen).replace("\n", " "))
+    assert advice and "--yes" in advice.group(0), term.screen[-1000:]  # a command that works as it is given
+    done = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *advice.group(0).split()[1:]], cwd=tmp_path,
+                          env=dict(os.environ) | {"PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "reference" in done.stdout, done.stdout + done.stderr
+    assert [e.kind for e in Store().events("softmax", "reveal")] == ["reveal"]
+
+
+def test_the_countdown_line_is_cleared_when_an_interview_ends(tmp_path, keys):
+    """The status line has no newline of its own: once the loop ends, what is printed next must not share the
+    screen with a stale "02:29 left · watching …"."""
+    import threading
+
+    path = tmp_path / "gae.py"
+    path.write_text(GAE.stub())
+    out = io.StringIO()
+    now = time.time()
+    watcher = Watcher(GAE, path, Store(), Console(file=out, width=100, force_terminal=True), keys.reader, device="cpu",
+                      seed=7, seconds=20.0, interview=Interview("iv", now + 60, now))
+    threading.Timer(0.5, right, (path,)).start()
+    assert watcher.run() == "pass"
+    screen = out.getvalue()
+    last = screen.rsplit("\r\x1b[2K", 1)
+    assert len(last) == 2 and last[1] == "", repr(screen[-300:])  # the last thing written erases the line
+    assert "left" in screen.rsplit("\r\x1b[2K", 2)[1]  # and that line was the countdown
+
+
+def test_h_before_any_check_in_a_bug_interview_says_press_r(tmp_path, keys):
+    from checker.app import drilling
+
+    rope = catalog.get("rope")
+    store = Store()
+    written = drilling.write(rope, tmp_path, True, store).written
+    now = time.time()
+    out = io.StringIO()
+    watcher = Watcher(rope, written.path, store, Console(file=out, width=100, force_terminal=False), keys.reader,
+                      device="cpu", seed=7, interview=Interview("iv", now + 60, now))
+    try:
+        watcher.files.seen = signature(written.path)
+        keys.press("h")
+        until(watcher, lambda: bool(watcher.hints))
+        said = out.getvalue()
+        assert "press r" in said and "kata check" not in said, said[-500:]
+    finally:
+        watcher.files.close()
 
 
 def test_reveal_asks_in_a_terminal(tmp_path, kata_home):

@@ -10,7 +10,9 @@ from checker.text import catalog
 from checker.judge.results import Status
 from tests.conftest import CORPUS, run_check
 
-RIGHT = sorted(CORPUS.glob("*/right_*.py"))
+# The right answers kata shows after a pass (`kata solutions`) were corpus files: they are checked here too, once.
+SOLUTIONS = sorted(p for k in catalog.KATAS for p in (k.content_dir / "solutions").glob("*.py"))
+RIGHT = sorted(CORPUS.glob("*/right_*.py")) + SOLUTIONS
 WRONG = sorted(CORPUS.glob("*/wrong_*.py"))
 SEEDS = (11, 2024)
 
@@ -42,7 +44,8 @@ def test_stub_is_not_implemented(kata, tmp_path):
     assert "not implemented" in result.message
 
 
-@pytest.mark.parametrize("path", RIGHT, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", RIGHT, ids=lambda p: f"{p.parent.name}/{p.name}" if p.parent.name != "solutions"
+                         else f"{p.parent.parent.name}/solutions/{p.name}")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_right_answers_pass(path, seed):
     result = run_check(path, seed=seed)
@@ -52,7 +55,7 @@ def test_right_answers_pass(path, seed):
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_wrong_answers_fail(path):
     """Through the real engine, forks, seal and all, on one seed; tests/katas/test_mistakes_named.py judges the same
-    files in process on two more and names them there as they declare (the engine's own namer, without its fork:
+    files in process on one more (seed 1) and names them there as they declare (the engine's own namer, without its fork:
     the real check's naming runs on every drill in tests/app/test_bug_drills.py)."""
     result = run_check(path, seed=SEEDS[0], name=False)
     assert result.status is not Status.PASS, f"{path.name} passed but is wrong: {path.read_text().splitlines()[1]}"
@@ -62,5 +65,7 @@ def test_corpus_is_big_enough():
     for kata in catalog.KATAS:
         folder = CORPUS / kata.module
         assert folder.is_dir(), f"{kata.id} has no corpus (tests/corpus/{kata.module}/)"
-        assert len(list(folder.glob("right_*.py"))) >= 3, kata.id
+        shipped = list((kata.content_dir / "solutions").glob("*.py"))
+        assert 2 <= len(shipped) <= 3, f"{kata.id} ships {len(shipped)} solutions (2 to 3, content/{kata.module}/solutions/)"
+        assert len(list(folder.glob("right_*.py"))) + len(shipped) >= 3, kata.id
         assert len(list(folder.glob("wrong_*.py"))) >= 6, kata.id

@@ -45,7 +45,10 @@ def _reference(kata_id):
 @functools.lru_cache(maxsize=None)
 def _corpus(kata_id, name):
     kata = catalog.get(kata_id)
-    return load_entry(CORPUS / kata.module / f"{name}.py", kata.entry, f"test_corpus_{kata.module}_{name}")
+    path = CORPUS / kata.module / f"{name}.py"
+    if not path.exists():  # a right answer kata ships (`kata solutions`): content/<kata>/solutions/
+        path = kata.content_dir / "solutions" / f"{name.removeprefix('right_')}.py"
+    return load_entry(path, kata.entry, f"test_corpus_{kata.module}_{name}")
 
 
 def _run(kata_id, case, fn):

@@ -1,9 +1,0 @@
-# kata: offset-causal-mask
-# why: every cached key is visible; the new keys get a causal triangle: cat the two blocks
-import torch
-
-
-def create_offset_causal_mask(seq_len, start_pos, device=None):
-    cache = torch.ones(seq_len, start_pos, dtype=torch.bool, device=device)
-    new = torch.tril(torch.ones(seq_len, seq_len, dtype=torch.bool, device=device))
-    return torch.cat([cache, new], dim=1)
