@@ -376,6 +376,18 @@ def make_app(only: str | None = None) -> typer.Typer:
         console.print(drilling.next_hint(kata, store.get(commands.CURRENT_FILE), store))  # a drill has its own ladder
         _finish()
 
+    def _confirm_reveal(kata, refusal: str, question: str) -> None:
+        """Before a pass, seeing an answer asks first (and is refused where nobody can answer); a no ends the command."""
+        if not sys.stdin.isatty():
+            raise KataError(refusal)
+        try:
+            answer = console.input(question, markup=False)
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes", "是", "好"):
+            _say(tr("Nothing revealed. Stuck? `kata hint {id}` gives a nudge.", id=kata.id))
+            _finish()
+
     @command(help=tr("Show the hidden reference solution (recorded; asks first if you never passed it). "
                          "Example: kata reveal gae --diff"))
     def reveal(
@@ -402,17 +414,10 @@ def make_app(only: str | None = None) -> typer.Typer:
                 raise KataError(tr("No file of yours for {id} to compare: give one with `--file PATH`, or run "
                                    "`kata reveal {id}` without --diff.", id=kata.id))
         if not yes and not commands.ever_passed(kata, store):
-            if not sys.stdin.isatty():
-                raise KataError(tr("You have not passed {id} yet, and revealing it is recorded. Run `kata reveal {id} "
-                                   "--yes` to see it anyway.", id=kata.id))
-            try:
-                answer = console.input(tr("You have not passed {id} yet. Reveal the reference (it is recorded)? [y/N] ",
-                                          id=kata.id), markup=False)
-            except EOFError:
-                answer = ""
-            if answer.strip().lower() not in ("y", "yes", "是", "好"):
-                _say(tr("Nothing revealed. Stuck? `kata hint {id}` gives a nudge.", id=kata.id))
-                _finish()
+            _confirm_reveal(kata,
+                            tr("You have not passed {id} yet, and revealing it is recorded. Run `kata reveal {id} "
+                               "--yes` to see it anyway.", id=kata.id),
+                            tr("You have not passed {id} yet. Reveal the reference (it is recorded)? [y/N] ", id=kata.id))
         source = commands.reveal(kata, store)
         if attempt is not None:
             console.print(views.unified_diff(Path(attempt).read_text(encoding="utf-8", errors="replace"), source,
@@ -433,17 +438,11 @@ def make_app(only: str | None = None) -> typer.Typer:
         store = _store()
         kata = commands.kata_or_current(name, store, "solutions")
         if not yes and not commands.ever_passed(kata, store):  # kata reveal's rule: seeing them is a reveal
-            if not sys.stdin.isatty():
-                raise KataError(tr("You have not passed {id} yet, and seeing its solutions is recorded as a reveal. Run "
-                                   "`kata solutions {id} --yes` to see them anyway.", id=kata.id))
-            try:
-                answer = console.input(tr("You have not passed {id} yet. Show other right answers (recorded as a "
-                                          "reveal)? [y/N] ", id=kata.id), markup=False)
-            except EOFError:
-                answer = ""
-            if answer.strip().lower() not in ("y", "yes", "是", "好"):
-                _say(tr("Nothing revealed. Stuck? `kata hint {id}` gives a nudge.", id=kata.id))
-                _finish()
+            _confirm_reveal(kata,
+                            tr("You have not passed {id} yet, and seeing its solutions is recorded as a reveal. Run "
+                               "`kata solutions {id} --yes` to see them anyway.", id=kata.id),
+                            tr("You have not passed {id} yet. Show other right answers (recorded as a "
+                               "reveal)? [y/N] ", id=kata.id))
         console.print(shipped.show(kata, store))
         _finish()
 
