@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from checker.judge.results import CheckResult, Status
 from checker.text.catalog import Kata
 from checker.text.i18n import tr
+from checker.app.practice import OPENS_ATTEMPT
 from checker.app.state import Event, Store
 
 KEY = "failed:"  # settings key prefix: the last full check of the learner's own file that failed in part
-OPENS = ("start", "reset", "interview")  # what opens an attempt (practice.OPENS_ATTEMPT), its hints start over
 STOP = frozenset("the and for with that this its not are from into then than each every one two all any only "
                  "you your what when where which who how why was were has have had but per out off too".split())
 
@@ -144,7 +144,7 @@ def _shown(kata: Kata, store: Store) -> tuple[set[int], float, float]:
     shown: set[int] = set()
     last = opened = 0.0
     for e in store.events(kata.id):
-        if e.kind in OPENS and e.verdict is None:
+        if e.kind in OPENS_ATTEMPT and e.verdict is None:  # an attempt opens: its hints start over
             shown, last, opened = set(), 0.0, e.at
         elif e.kind == "hint":
             last = e.at
