@@ -14,6 +14,7 @@ import shlex
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -41,15 +42,16 @@ class Checked:
 def check(kata: Kata, path: Path, store: Store, *, device: str = "auto", seed: int | None = None,
           case: str | None = None, timeout: float = DEFAULT_TIMEOUT, memory_gb: float = DEFAULT_MEMORY_GB,
           bench: bool = False, explicit_kata: bool = False, session: str | None = None, record: bool = True,
-          spread: bool = False) -> Checked:
+          spread: bool = False, judge: Callable[[dict], CheckResult] | None = None) -> Checked:
     """Check `path` as `kata`, record it in the history (unless `record` is False: then call `record()`),
     and point its reproduce lines at this command line. `spread`: a re-check in a process that keeps the
-    reference's answers may run the learner's cases in two children (engine.Request.spread)."""
+    reference's answers may run the learner's cases in two children (engine.Request.spread). `judge`: what turns
+    the request into a result (the notebook's warm checker); by default `prefork.check`."""
     result = prejudge(kata, path, device=device, seed=seed)  # a file that cannot run costs no torch import
     if result is None:
         from checker.app import prefork
 
-        result = prefork.check(dict(kata=kata, path=path, device=device, seed=seed, case=case, timeout=timeout,
+        result = (judge or prefork.check)(dict(kata=kata, path=path, device=device, seed=seed, case=case, timeout=timeout,
                                     memory_gb=memory_gb, bench=bench, spread=spread))
     drill = drills.at(store, path)
     if drill is not None and drill.kata.id != kata.id:

@@ -10,6 +10,7 @@ import ast
 import difflib
 import io
 import tokenize
+from typing import Callable
 
 from rich import box
 from rich.cells import cell_len
@@ -25,6 +26,9 @@ from checker.app.state import Event
 
 STATUS_STYLE = {"new": "dim", "attempted": "yellow", "revealed": "magenta", "passed": "green", "mastered": "bold green"}
 CODE = "bold cyan"
+# How a `kata …` command in a message is shown: as typed at a terminal (None), or as the front end that shows it
+# would have it typed (the notebook sets a function that turns `kata hint gae` into `kata.hint("gae")`).
+spoken_command: Callable[[str], str] | None = None
 
 
 def styled(message: str) -> Text:
@@ -34,6 +38,8 @@ def styled(message: str) -> Text:
     """
     text = Text()
     for i, piece in enumerate(message.split("`")):
+        if i % 2 and spoken_command is not None and piece.startswith("kata "):
+            piece = spoken_command(piece)
         text.append(piece, style=CODE if i % 2 else "")
     return text
 

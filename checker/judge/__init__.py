@@ -8,6 +8,7 @@ through this surface alone:
     Limits, MiB             the learner's time and memory
     resolve_device(name)    "auto" -> CUDA, then MPS, else the CPU; a usage error for a device that is not here
     warm_up(kata, device)   make this process a warm checker of one kata (its later checks fork, nothing more)
+    end_descendants()       SIGKILL every process this one started, and theirs (a warm checker's last act)
     static                  what a file's text alone says (unreadable, a syntax error, a banned call): no torch
     results                 the typed results a check returns: plain data, no torch
 
@@ -25,12 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from checker.judge.engine import Request, check, resolve_device, warm_up
+    from checker.judge.runner import end_descendants
     from checker.judge.worker import Limits, MiB
 
 _EXPORTS = {"Request": "engine", "check": "engine", "resolve_device": "engine", "warm_up": "engine",
+            "end_descendants": "runner",
             "Limits": "worker", "MiB": "worker"}
 
-__all__ = ["Limits", "MiB", "Request", "check", "resolve_device", "results", "static", "warm_up"]
+__all__ = ["Limits", "MiB", "Request", "check", "end_descendants", "resolve_device", "results", "static", "warm_up"]
 
 
 def __getattr__(name: str) -> Any:

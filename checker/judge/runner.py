@@ -441,6 +441,11 @@ def _processes() -> dict[int, int]:
     return parents
 
 
+def end_descendants() -> None:
+    """SIGKILL every process descended from this one (a warm checker that is told to end: checker/app/notebook)."""
+    _kill_trees(_children_of(os.getpid()))
+
+
 def _children_of(pid: int) -> list[int]:
     return [child for child, parent in _processes().items() if parent == pid]
 
