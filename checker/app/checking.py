@@ -157,8 +157,8 @@ def after_pass(kata: Kata, store: Store) -> RenderableType:
         asked = sum(e.kind == "followup" for e in store.events(kata.id))
         question = questions[asked % len(questions)].question
         parts.append(Text(tr("An interviewer would now ask: "), style="bold") + Text(question))
-        parts.append(say(tr("Think it through, then `kata followup {id}` (all {n} questions; `--answers` for model "
-                            "answers).", id=kata.id, n=len(questions)), "dim"))
+        parts.append(say(tr("Think it through, then `kata followup {id}` (all {n} questions; `kata followup {id} --answers` "
+                            "for model answers).", id=kata.id, n=len(questions)), "dim"))
     ranked = [s for s in practice.suggest(store.events()) if s.kata.id != kata.id]
     if ranked:
         parts.append(say(tr("Next: `kata start {id}` — {why}.", id=ranked[0].kata.id, why=ranked[0].why)))

@@ -207,11 +207,11 @@ class _Builder:
         return out
 
     def _said(self, taken: list[_Taken], imports: list[str], constants: list) -> str:
-        pieces = ", ".join(tr("{name} from cell {cell}", name=t.name, cell=_label(t.cell)) for t in taken)
+        pieces = tr(", ").join(tr("{name} from cell {cell}", name=t.name, cell=_label(t.cell)) for t in taken)
         bound = [_bound_name(line) for line in imports]
         names = [n for n in self.resolved if isinstance(self.resolved[n], _Import)]
-        imported = ", ".join(n for n in sorted(set(names) | set(bound)))
-        consts = ", ".join(n for n, _ in constants)
+        imported = tr(", ").join(n for n in sorted(set(names) | set(bound)))
+        consts = tr(", ").join(n for n, _ in constants)
         if imported and consts:
             return tr("kata.check took {taken}; imports: {imports}; constants: {constants}.", taken=pieces,
                       imports=imported, constants=consts)

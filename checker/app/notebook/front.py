@@ -25,6 +25,7 @@ NOTEBOOK_DIR = "notebook"  # KATA_HOME/notebook/: the files the notebook's cells
 WRITTEN = "notebook-wrote:"  # settings key prefix: the sha256 of what the notebook last wrote at a path
 _from_magic: dict[str, tuple[int, Path, bool]] = {}  # kata id -> (id() of the entry a %%kata cell defined, its file, drill)
 _said_home = False
+_spoken: str | None = None  # the language kata.lang() chose in this kernel: it wins over KATA_LANG, as a --lang flag does
 
 
 class Refused(Exception):
@@ -142,11 +143,13 @@ def home(path: str | os.PathLike | None = None) -> Path:
 
 @_refusing
 def lang(language: str | None = None) -> str:
-    """The language kata speaks: "en" or "zh" (saved, as `kata config lang`)."""
+    """The language kata speaks: "en" or "zh" (saved, as `kata config lang`; in this kernel it wins over KATA_LANG)."""
+    global _spoken
     if language is not None:
         if language not in i18n.LANGS:
             raise KataError(tr("lang is one of: {choices}.", choices=", ".join(i18n.LANGS)))
         _store().set("lang", language)
+        _spoken = language
         i18n.use(language)
     return i18n.current()
 
@@ -156,7 +159,9 @@ def _choose_language() -> None:
     from checker.app import views
 
     views.spoken_command = as_call
-    if os.environ.get("KATA_LANG"):
+    if _spoken is not None:
+        i18n.use(_spoken)
+    elif os.environ.get("KATA_LANG"):
         i18n.use(i18n.resolve(None, None))
     else:
         i18n.use(i18n.resolve(None, _store().get("lang")))
@@ -351,7 +356,7 @@ def check(name: str | None = None, *, seed: int | None = None, case: str | None 
         said = None
     else:
         path, said, drill = _current_code(kata, store)
-    return _check(kata, path, store, options, said=said, drill=drill)
+    return Checked(_check(kata, path, store, options, said=said, drill=drill))
 
 
 def _current_code(kata, store) -> tuple[Path, str | None, bool]:
@@ -459,6 +464,23 @@ def _check(kata, path: Path, store, options: Options, said: str | None, drill: b
         _say(tr("bench: runs only once every case passes.") if not outcome.result.passed
              else tr("bench: {id} has no benchmark input.", id=kata.id), "dim")
     return outcome.result
+
+
+class Checked:
+    """What kata.check and `%%kata` return: the CheckResult (`r.passed`, `r.cases`), shown as nothing under the
+    report it already printed (a cell ending in `kata.check("gae")` would otherwise print the whole dataclass)."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def __getattr__(self, name):
+        return getattr(self.result, name)
+
+    def __repr__(self) -> str:
+        return ""
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        pass
 
 
 def _notebook_reproducers(outcome):

@@ -48,23 +48,7 @@ def kata_magic(line: str, cell: str | None = None):
         return front.check_cell(args.kata, cell, options, args.drill, front._shell())
 
     result = run()
-    return None if result is None else _Quiet(result)
-
-
-class _Quiet:
-    """What the magic returns: the CheckResult (`_.passed`), without a repr under the report."""
-
-    def __init__(self, result):
-        self.result = result
-
-    def __getattr__(self, name):
-        return getattr(self.result, name)
-
-    def __repr__(self) -> str:
-        return ""
-
-    def _repr_pretty_(self, p, cycle) -> None:
-        pass
+    return None if result is None else front.Checked(result)
 
 
 def register(shell) -> None:
