@@ -623,14 +623,13 @@ def _localise_typer() -> None:
     ru.DEFAULT_STRING = i18n.external("[default: {}]")
     ru.REQUIRED_LONG_STRING = i18n.external("[required]")
     ru.RICH_HELP = i18n.external("Try [blue]'{command_path} {help_option}'[/] for help.")
-    import click
     import typer.core
 
     def ngettext(one: str, many: str, n: int) -> str:
         return i18n.external(one if n == 1 else many)
 
-    for module in (click.core, click.exceptions, click.types, click.parser, click.decorators, click.formatting, ru,
-                   typer.core):
+    click = _click_modules("core", "exceptions", "types", "parser", "decorators", "formatting")
+    for module in (*click.values(), ru, typer.core):
         if hasattr(module, "_"):
             module._ = i18n.external
         if hasattr(module, "ngettext"):  # "Got unexpected extra argument(s)", "Did you mean …?"
@@ -642,6 +641,25 @@ def _localise_typer() -> None:
     _localise_completion_options()
     if i18n.current() != i18n.ENGLISH:  # English help has no wide characters: its start-up stays as light
         _wrap_in_cells()
+
+
+def _click_modules(*names: str) -> dict[str, Any]:
+    """The modules of the click that typer runs on: its own copy from typer 0.26 on (`typer._click`, which has no
+    `types`), else the click package. Patching the click package beside a typer that brings its own would change
+    nothing typer prints (Colab has typer 0.27 with click 8.4 beside it)."""
+    import importlib
+
+    try:
+        base = importlib.import_module("typer._click").__name__
+    except ImportError:
+        base = "click"
+    found = {}
+    for name in names:
+        try:
+            found[name] = importlib.import_module(f"{base}.{name}")
+        except ImportError:
+            continue
+    return found
 
 
 def _localise_completion_options() -> None:
@@ -667,27 +685,26 @@ def _wrap_in_cells() -> None:
     Count cells instead (the same number for ASCII, so English help is unchanged), break a run of
     Chinese between characters (checker/text/cjk.py), and end a command's one-line summary at its first 。.
     Wrapping is measured through click's `term_len` from click 8.4 on; an older click keeps its own wrapping."""
-    import click._textwrap as textwrap_
-    import click.core
-    import click.formatting
-    from click.utils import make_default_short_help
     from rich.cells import cell_len
 
     from checker.text import cjk
 
+    click = _click_modules("_textwrap", "core", "formatting", "utils", "_compat")
+    textwrap_, core, formatting = click["_textwrap"], click["core"], click["formatting"]
+    make_default_short_help = click["utils"].make_default_short_help
     cjk.install()  # rich, too, may break a line of Chinese between characters
-    if getattr(click.core, "_kata_cells", False):
+    if getattr(core, "_kata_cells", False):
         return
-    click.core._kata_cells = True
+    core._kata_cells = True
 
     def short_help(help: str, max_length: int = 45) -> str:
         first = help.split("\n\n")[0]
         return first[:first.index("。") + 1] if "。" in first else make_default_short_help(help, max_length)
 
-    click.core.make_default_short_help = short_help
+    core.make_default_short_help = short_help
     if not hasattr(textwrap_, "_truncate_visible"):
         return
-    from click._compat import _ansi_re, strip_ansi
+    _ansi_re, strip_ansi = click["_compat"]._ansi_re, click["_compat"].strip_ansi
 
     def term_len(text: str) -> int:
         return cell_len(strip_ansi(text))
@@ -713,7 +730,7 @@ def _wrap_in_cells() -> None:
     def split_wide(self: Any, text: str) -> list[str]:
         return [piece for chunk in split(self, text) for piece in cjk.pieces(chunk)]
 
-    textwrap_.term_len = click.formatting.term_len = term_len
+    textwrap_.term_len = formatting.term_len = term_len
     textwrap_._truncate_visible = truncate
     textwrap_.TextWrapper._split = split_wide
 
