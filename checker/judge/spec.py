@@ -57,7 +57,7 @@ class Inputs:
 
     args: dict[str, Any]  # keyword arguments (CPU tensors, arrays, Python values)
     init: dict[str, Any] = field(default_factory=dict)  # modules: __init__ kwargs
-    params: dict[str, torch.Tensor] | None = None  # modules: state_dict to load (strict)
+    params: dict[str, torch.Tensor] | None = None  # modules: tensors loaded by name (`load_params`)
     train: bool = False  # modules: train() or eval()
     grad_of: tuple[str, ...] = ()  # args whose gradients are compared (modules add every parameter)
     probe: torch.Tensor | None = None  # backward of (first output * probe).sum(); None = .sum()
@@ -331,12 +331,30 @@ class ParamsError(Exception):
     """The learner's module does not have the parameters the contract names."""
 
 
+# The module protocol's conversions: each converts floating-point parameters and buffers and leaves complex ones
+# alone. `module.to(dtype)` would turn a complex buffer (a precomputed RoPE `freqs_cis`) real, dropping its
+# imaginary part (torch only warns), so a right module would give wrong outputs at every position > 0.
+_CONVERSIONS = {torch.float32: "float", torch.float64: "double", torch.float16: "half", torch.bfloat16: "bfloat16"}
+
+
+def convert(module: Any, dtype: torch.dtype) -> Any:
+    """The module in `dtype` the module protocol's way: `.float()` / `.double()` / `.half()` / `.bfloat16()`."""
+    return getattr(module, _CONVERSIONS[dtype])()
+
+
 def load_params(module: Any, params: dict[str, torch.Tensor]) -> None:
-    own = dict(module.state_dict())
-    missing = [k for k in params if k not in own]
+    """Load a case's tensors by name (the module protocol): each is copied into the module's parameter of that name,
+    and `named_parameters()` must have exactly these names and shapes. A given name that is one of the module's
+    buffers is state the kata's contract names (batchnorm's running statistics; lora's frozen weight, which may be
+    a buffer) and is copied into it. Every other buffer (an inv_freq, a cos/sin or complex RoPE table, a causal
+    mask), persistent or not, is the module's own: neither loaded nor compared."""
+    own = dict(module.named_parameters())
+    buffers = dict(module.named_buffers())
+    targets = {k: own[k] if k in own else buffers[k] for k in params if k in own or k in buffers}
+    missing = [k for k in params if k not in targets]
     extra = [k for k in own if k not in params]
-    shaped = [tr("{name} is {got}, expected {expected}", name=k, got=tuple(own[k].shape), expected=tuple(v.shape))
-              for k, v in params.items() if k in own and tuple(own[k].shape) != tuple(v.shape)]
+    shaped = [tr("{name} is {got}, expected {expected}", name=k, got=tuple(targets[k].shape), expected=tuple(v.shape))
+              for k, v in params.items() if k in targets and tuple(targets[k].shape) != tuple(v.shape)]
     if missing or extra or shaped:
         parts = []
         if missing:
@@ -346,4 +364,6 @@ def load_params(module: Any, params: dict[str, torch.Tensor]) -> None:
         if shaped:
             parts.append("; ".join(shaped))
         raise ParamsError(tr("the module's parameters do not match the contract: {problems}", problems="; ".join(parts)))
-    module.load_state_dict(params, strict=True)
+    with torch.no_grad():
+        for name, value in params.items():
+            targets[name].copy_(value)

@@ -193,7 +193,7 @@ def call_module(kata: Any, entry: Any, inputs: Inputs, device: torch.device, tra
     if BAD_DIMS in inputs.show:
         return Outcome(_construct(entry, inputs.init))
     dtype = inputs.args["x"].dtype
-    factory = entry if dtype == torch.float32 else (lambda **init: entry(**init).to(dtype))
+    factory = entry if dtype == torch.float32 else (lambda **init: spec_api.convert(entry(**init), dtype))
     return spec_api.call(kata, factory, inputs, device, track_device)
 
 

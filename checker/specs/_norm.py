@@ -4,9 +4,10 @@ What the family needs beyond the default protocol, built once:
 
 - a case is a sequence of steps, each a mode and an input (layernorm and rmsnorm: one step, the
   input "x"; batchnorm: `modes` "train, train, eval" and inputs "x of step 1", "x of step 2", …);
-  the module is built once, the reference's state_dict loaded strictly, converted to the inputs'
-  dtype, and called step after step; every output and, after every step, every running buffer is
-  recorded under a name that says which step ("output of step 2", "running_var after step 3");
+  the module is built once, converted to the inputs' dtype (`.double()`, `.half()`, …), the reference's
+  parameters and running buffers loaded by name (the module protocol), and called step after step; every
+  output and, after every step, every running buffer is recorded under a name that says which step
+  ("output of step 2", "running_var after step 3");
 - a buffer carrying autograd history after a step is a failure of its own;
 - a fresh module (`fresh=True`) is inspected before anything is loaded: which parameters and buffers
   it registers, their shapes, their initial values;
@@ -110,9 +111,9 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
         if not built:
             module = entry(**init)
             if fresh:  # as __init__ left it, before anything is loaded or converted
-                seen[STRUCTURE] = structure(module)
+                seen[STRUCTURE] = structure(module, buffers)
                 seen.update({f"{name} at init": t.detach().clone() for name, t in _registered(module).items()})
-            built.append(module if dtype == torch.float32 else module.to(dtype))
+            built.append(module if dtype == torch.float32 else spec_api.convert(module, dtype))
         return built[0]
 
     value, extras, args, history = None, {}, {}, []
@@ -148,15 +149,17 @@ def _registered(module: Any) -> dict[str, torch.Tensor]:
     return {**dict(module.named_parameters()), **dict(module.named_buffers())}
 
 
-def structure(module: Any) -> tuple[tuple[str, str, tuple[int, ...], bool], ...]:
-    """(kind, name, shape, in the state_dict) for every tensor the module holds, in the order it
-    registered them: parameters, buffers, then tensors kept as plain attributes (which .to() and
-    state_dict() miss). Compared as a set: the order says nothing."""
+def structure(module: Any, state: tuple[str, ...] = ()) -> tuple[tuple[str, str, tuple[int, ...], bool], ...]:
+    """(kind, name, shape, in the state_dict) for every parameter the module holds, and for the tensors named
+    `state` (batchnorm's running statistics), in the order it registered them: parameters, buffers, then tensors
+    kept as plain attributes (which .to() and state_dict() miss). Any other buffer is the module's own (the module
+    protocol): not recorded, so a file with one is named like the variant without. Compared as a set: the order
+    says nothing."""
     saved = set(module.state_dict().keys())
     found = {n: ("parameter", n, tuple(p.shape), n in saved) for n, p in module.named_parameters()}
-    found.update({n: ("buffer", n, tuple(b.shape), n in saved) for n, b in module.named_buffers()})
+    found.update({n: ("buffer", n, tuple(b.shape), n in saved) for n, b in module.named_buffers() if n in state})
     for n, value in vars(module).items():
-        if isinstance(value, torch.Tensor) and not n.startswith("_") and n not in found:
+        if isinstance(value, torch.Tensor) and not n.startswith("_") and n not in found and n in state:
             found[n] = ("attribute", n, tuple(value.shape), False)
     return tuple(found.values())
 
@@ -210,7 +213,13 @@ def compare(kata: Any, case: Any, expected: list[Outcome], got: Outcome) -> list
 
 
 def _structure_problems(want: Any, have: Any) -> list[Problem]:
-    if want is None or have is None or set(map(tuple, want)) == set(map(tuple, have)):
+    """The fresh module's tensors against the reference's: every parameter, and the buffers the contract names
+    (batchnorm's running statistics). Any other buffer is the module's own (the module protocol): not compared."""
+    if want is None or have is None:
+        return []
+    named = {entry[1] for entry in want}
+    have = [entry for entry in have if entry[0] == "parameter" or entry[1] in named]
+    if set(map(tuple, want)) == set(map(tuple, have)):
         return []
     want = {entry[1]: entry for entry in want}
     have = {entry[1]: entry for entry in have}

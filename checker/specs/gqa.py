@@ -88,12 +88,12 @@ WRONG_SHAPES = "wrong parameter shapes"  # the first item of the outcome of a mo
 
 def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
     """As mha's, except that k/v projections of the wrong size become an outcome the report can name
-    (the contract's state_dict does not load into them), not an error."""
+    (the contract's parameters do not load into them), not an error."""
     shapes: dict[str, tuple[int, ...]] = {}
 
     def build(**init):
         module = entry(**init)
-        shapes.update({name: tuple(t.shape) for name, t in module.state_dict().items()})
+        shapes.update({name: tuple(t.shape) for name, t in module.named_parameters()})
         return module
 
     try:

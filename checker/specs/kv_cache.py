@@ -93,7 +93,7 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     args = {name: spec_api.place(value, device) for name, value in inputs.args.items()}
     x = args["x"]
     module = entry(**inputs.init)
-    module = module if x.dtype == torch.float32 else module.to(x.dtype)
+    module = module if x.dtype == torch.float32 else spec_api.convert(module, x.dtype)
     if inputs.params is not None:
         spec_api.load_params(module, inputs.params)
     module.to(device).eval()

@@ -1,11 +1,12 @@
 """Case families for `lora`: r = 1, r > in_features, alpha / r not an integer, in = out, bias on and
 off, x 1-D, 2-D and 3-D, float64, float16 (forward only), train and eval mode, B = 0 as at the start.
 
-Every case first checks the module as built, before anything is loaded: the state_dict's names and
-shapes, which tensors are frozen and which are trainable Parameters, B = 0 and A random, and that a
+Every case first checks the module as built, before anything is loaded: the parameters' names and
+shapes (weight and bias may be buffers; any other buffer is the module's own), which tensors are frozen and which are trainable Parameters, B = 0 and A random, and that a
 fresh module computes exactly its base layer. Each finding is its own problem in the report (an
 adapter that is wrong at init computes the right thing once weights are loaded, so only this shows
-it). Then the module is cast to the case's dtype, a state_dict with a non-zero B is loaded strictly,
+it). Then the module is converted to the case's dtype (`.double()`, `.half()`), tensors with a non-zero B
+are loaded by name,
 and the output and the gradients of (out · probe).sum() w.r.t. x, lora_A and lora_B are compared;
 the frozen weight and bias must get no gradient.
 """
@@ -27,7 +28,7 @@ from checker.specs._rl import pick, randint
 
 FRESH = "fresh module"  # Outcome.extras key: what the checks of the module as built found
 _KEPT = ("grad of x", "grad of lora_A", "grad of lora_B")  # the gradients compared
-_BLOCKING = ("keys", "shape")  # findings after which the reference's state_dict cannot be loaded
+_BLOCKING = ("keys", "shape")  # findings after which the case's tensors cannot be loaded
 
 
 def _params(g: torch.Generator, n_in: int, n_out: int, r: int, bias: bool, b_zero: bool = False) -> dict:
@@ -116,7 +117,10 @@ def _fresh_findings(module: nn.Module, inputs: Inputs) -> tuple[tuple[str, str],
     n_in, n_out, r = init["in_features"], init["out_features"], init.get("r", 8)
     bias = init.get("bias", True)
     want = {"weight": (n_out, n_in), **({"bias": (n_out,)} if bias else {}), "lora_A": (r, n_in), "lora_B": (n_out, r)}
-    state = module.state_dict()
+    # the parameters, and the base layer's weight and bias where they are buffers (the contract allows it); any other
+    # buffer is the module's own (the module protocol): a scaling kept as a tensor buffer is not looked at
+    buffers = {name: t for name, t in module.named_buffers() if name in want}
+    state = {**dict(module.named_parameters()), **buffers}
     found: list[tuple[str, str]] = []
     if set(state) != set(want):
         found.append(("keys", ", ".join(state)))
@@ -157,8 +161,8 @@ def _fresh_problem(code: str, detail: str, init: dict) -> Problem:
     n_in, n_out, r = init["in_features"], init["out_features"], init.get("r", 8)
     if code == "keys":
         want = "weight, bias, lora_A, lora_B" if init.get("bias", True) else "weight, lora_A, lora_B"
-        message = tr("the module's state_dict holds {found}; it must hold exactly {want} (keep scaling a Python "
-                     "float, not a buffer; no other parameters or buffers)", found=detail or tr("nothing"), want=want)
+        message = tr("the module's parameters are {found}; they must be exactly {want} (weight and bias may be "
+                     "buffers; no other parameters)", found=detail or tr("nothing"), want=want)
     elif code == "bias_not_none":
         message = tr("with bias=False, self.bias must be None")
     elif code == "shape":
@@ -192,14 +196,15 @@ def _fresh_problem(code: str, detail: str, init: dict) -> Problem:
 
 
 def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
-    """Build and check the module, then cast it, load the state_dict, run and backward as usual."""
+    """Build and check the module, then convert it, load the tensors by name, run and backward as usual."""
     module = entry(**inputs.init)
     found = _fresh_findings(module, inputs)
     if any(code in _BLOCKING for code, _ in found):
         return Outcome(None, {FRESH: found})
     dtype = inputs.args["x"].dtype
     params = {k: v.to(dtype) for k, v in inputs.params.items()}
-    outcome = spec_api.call(kata, lambda **init: module.to(dtype), replace(inputs, params=params), device, track_device)
+    outcome = spec_api.call(kata, lambda **init: spec_api.convert(module, dtype), replace(inputs, params=params), device,
+                            track_device)
     grads = dict(outcome.extras)
     base = [(n, "base_gradient") for n in ("weight", "bias") if grads.get(f"grad of {n}") is not None]
     found += tuple((code, name) for name, code in base)
@@ -241,7 +246,6 @@ class _LoRA(nn.Module):
     b_random = False
     zero_init_swapped = False
     base_trainable = False
-    scaling_buffer = False
     always_bias = False
     detach_path = False
 
@@ -262,10 +266,7 @@ class _LoRA(nn.Module):
             nn.init.normal_(self.lora_B, std=0.02)
         scaling = {"alpha/r": alpha / r, "r/alpha": r / alpha, "alpha/sqrt(r)": alpha / math.sqrt(r), "1": 1.0,
                    "alpha//r": float(alpha // r)}[self.scale]
-        if self.scaling_buffer:
-            self.register_buffer("scaling", torch.tensor(scaling))
-        else:
-            self.scaling = scaling
+        self.scaling = scaling
 
     def forward(self, x):
         update = self.scaling * (x @ self.lora_A.T @ self.lora_B.T)
@@ -284,7 +285,6 @@ MISTAKES = (
     Mistake("b_random_init", _variant(b_random=True)),
     Mistake("zero_init_swapped", _variant(zero_init_swapped=True)),
     Mistake("base_trainable", _variant(base_trainable=True)),
-    Mistake("scaling_buffer", _variant(scaling_buffer=True)),
     Mistake("bias_always", _variant(always_bias=True)),
     Mistake("lora_path_detached", _variant(detach_path=True)),
 )

@@ -82,7 +82,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
     """The module protocol in x's dtype; the shapes case only builds a fresh module and lists its parameters."""
     if PARAMETERS in inputs.show:
         module = entry(**inputs.init)
-        return spec_api.Outcome({name: list(t.shape) for name, t in module.state_dict().items()})
+        return spec_api.Outcome({name: list(t.shape) for name, t in module.named_parameters()})
     return call_module(kata, entry, inputs, device, track_device)
 
 

@@ -1,6 +1,5 @@
 # kata: batchnorm
-# why: copies torch's num_batches_tracked buffer, which the contract leaves out
-# mistake: none
+# why: torch's num_batches_tracked buffer beside the two running statistics: a buffer the contract does not name is the module's own (neither loaded nor compared)
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,5 @@
 # kata: kv-cache
-# why: nanoGPT's registered tril buffer cut to [L, L]: it ignores the cache (and breaks on a chunk after a prefill)
+# why: nanoGPT's registered (persistent) tril buffer cut to [L, L]: it ignores the cache (and breaks on a chunk after a prefill)
 # mistake: none
 import math
 
@@ -17,7 +17,7 @@ class CachedSelfAttention(nn.Module):
         self.w_k = nn.Linear(embed_dim, embed_dim)
         self.w_v = nn.Linear(embed_dim, embed_dim)
         self.w_o = nn.Linear(embed_dim, embed_dim)
-        self.register_buffer("bias", torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64), persistent=False)
+        self.register_buffer("bias", torch.tril(torch.ones(64, 64)).view(1, 1, 64, 64))
 
     def forward(self, x, past_kv=None):
         B, L, C = x.shape

@@ -1,6 +1,5 @@
 # kata: llama-block
-# why: inv_freq a persistent buffer: self_attn.rotary_emb.inv_freq lands in the state_dict
-# mistake: persistent_inv_freq
+# why: inv_freq a persistent buffer (it lands in the state_dict): buffers are the module's own, neither loaded nor compared
 import math
 
 import torch

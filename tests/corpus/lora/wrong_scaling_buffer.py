@@ -1,6 +1,6 @@
 # kata: lora
-# why: scaling registered as a buffer: an extra key in the state_dict
-# mistake: scaling_buffer
+# why: scaling registered as a buffer made from the Python float in float32: alpha / r rounded to float32, which the float64 cases see
+# mistake: none
 import math
 
 import torch

@@ -1,5 +1,5 @@
-"""The `llama-block` spec's own hooks: the checks of the module as built (names, biases, persistent
-buffers, shapes, norm weights), the contract's tolerance rule, the causality case's report, the raising
+"""The `llama-block` spec's own hooks: the checks of the module as built (parameter names, biases, shapes,
+norm weights; buffers are the module's own), the contract's tolerance rule, the causality case's report, the raising
 __init__ cases, and that every named edge-case family of the contract file is there."""
 from __future__ import annotations
 
@@ -54,13 +54,29 @@ def test_a_fresh_module_is_checked_on_every_case():
         assert len(problems) == 1 and "self_attn.q_proj.bias" in problems[0].message
 
 
-def test_a_persistent_inv_freq_is_found_wherever_it_sits_and_the_report_names_it():
-    case = family("llama-block", "mqa_4_1")[0]
-    got = _run(_variant(persistent_inv_freq=True), case)
-    assert got.extras[SPEC.FRESH] == (("buffers", ""),)  # what the namer matches: not the path
-    assert got.extras[SPEC.NAMES] == {"buffers": "self_attn.inv_freq"}
-    assert "self_attn.inv_freq" in _judge(_variant(persistent_inv_freq=True), case)[0].message
-    assert _run(_variant(persistent_inv_freq=False), case).extras[SPEC.FRESH] == ()
+class _PersistentInvFreq(SPEC._Llama):
+    """inv_freq kept in the state_dict, and a complex freqs_cis table beside it (Meta's): buffers, the module's own."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        inv_freq = self.self_attn.inv_freq
+        del self.self_attn._buffers["inv_freq"]
+        self.self_attn.register_buffer("inv_freq", inv_freq)  # persistent
+        angles = torch.outer(torch.arange(64, dtype=torch.float64), inv_freq)
+        self.register_buffer("freqs_cis", torch.polar(torch.ones_like(angles), angles).to(torch.complex64))
+
+
+def test_buffers_persistent_or_complex_are_the_modules_own_neither_compared_nor_loaded():
+    """The module protocol: parameters loaded by name, buffers left alone, and .double() (not .to(dtype)) keeps a
+    complex buffer complex."""
+    for name in ("mqa_4_1", "float64"):
+        case = family("llama-block", name)[0]
+        got = _run(_PersistentInvFreq, case)
+        assert got.extras[SPEC.FRESH] == ()
+        assert _judge(_PersistentInvFreq, case) == [], name
+    module = _PersistentInvFreq(16, 4, 2, 24)
+    SPEC.spec_api.convert(module, torch.float64)
+    assert module.freqs_cis.dtype == torch.complex64 and module.self_attn.q_proj.weight.dtype == torch.float64
 
 
 class _NormNotOnes(SPEC._Llama):

@@ -388,8 +388,8 @@ def _set(value_fn):
      "holds inf or NaN"),
     ({"lora_B": lambda m, n: (delattr(m, n), m.register_buffer(n, torch.zeros(m.weight.shape[0], 8)))}, "defaults",
      "lora_B is not a trainable"),
-    ({"scaling": lambda m, n: (delattr(m, n), m.register_buffer(n, torch.tensor(2.0)))}, "defaults",
-     "state_dict holds weight, bias, lora_A, lora_B, scaling"),
+    ({"scaling": lambda m, n: (delattr(m, n), m.register_parameter(n, nn.Parameter(torch.tensor(2.0))))}, "defaults",
+     "parameters are weight, bias, lora_A, lora_B, scaling"),
     ({"lora_A": _set(lambda m: nn.Parameter(torch.randn(m.lora_A.shape[1], m.lora_A.shape[0])))}, "defaults",
      "lora_A has shape (16, 8), expected (8, 16)"),
     ({"extra": lambda m, n: setattr(m, "bias", torch.zeros(m.weight.shape[0]))}, "no_bias", "self.bias must be None"),
@@ -401,6 +401,16 @@ def test_lora_checks_of_the_module_as_built_bite(changes, family, words):
         cls.forward = lambda self, x: _Good.forward(self, x) + self.shift
     found, _, _ = _lora_findings(cls, family)
     assert any(words in p.message for p in found), [p.message for p in found]
+
+
+def test_a_buffer_the_contract_does_not_name_is_the_modules_own():
+    """The module protocol: a scaling kept as a (persistent) buffer is neither compared nor loaded, and a frozen
+    weight kept as a buffer is loaded by name."""
+    scaling = _variant(scaling=lambda m, n: (delattr(m, n), m.register_buffer(n, torch.tensor(2.0, dtype=torch.float64))))
+    assert _lora_findings(scaling)[0] == []
+    frozen = _variant(weight=lambda m, n: (delattr(m, n), m.register_buffer(n, torch.randn(m.lora_B.shape[0], m.lora_A.shape[1]))))
+    found, expected, got = _lora_findings(frozen)
+    assert found == [] and torch.allclose(got.value.data, expected.value.data)
 
 
 def test_lora_a_right_module_has_no_findings_and_a_trainable_base_gets_a_gradient_finding():
