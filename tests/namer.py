@@ -24,7 +24,7 @@ from checker.judge import mistakes
 from checker.judge import spec as spec_api
 from checker.judge.compare import verdict_only
 from checker.judge.devices import DeviceProblem
-from checker.judge.engine import _Run
+from checker.judge.engine import _Run, accepted
 from checker.judge.results import CaseResult, LearnerError, Problem, Status
 from checker.judge.worker import Limits, load_entry, reset_global_state
 from checker.text import catalog
@@ -91,10 +91,9 @@ def expected_of(kata: catalog.Kata, spec: Any, case: spec_api.Case, seed: int, p
     """The reference's accepted answers on `case` (computed once per process), as the child would send them."""
     key = (kata.id, seed, case.name)
     if key not in _EXPECTED:
-        call, hook = getattr(spec, "call", spec_api.call), getattr(spec, "expected", None)
         reset_global_state(case.seed ^ position)
         inputs = copy.deepcopy(case.inputs)
-        alternatives = hook(kata, reference_of(kata), inputs, CPU) if hook else [call(kata, reference_of(kata), inputs, CPU)]
+        alternatives = accepted(kata, spec, reference_of(kata), inputs, CPU, lambda: reset_global_state(case.seed ^ position))
         _EXPECTED[key] = [mistakes.roundtrip(a) for a in alternatives]
     return _EXPECTED[key]
 
@@ -134,10 +133,10 @@ def judge_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: in
         got = mistakes.roundtrip(outcome)
         run.expected[case.name], run.got[case.name] = alternatives, got
         with contextlib.nullcontext() if words else verdict_only():
-            problems = run._compare(case, alternatives, got) + _inplace(case, outcome)
+            problems = run._compare_all(case, alternatives, got) + _inplace(case, outcome)
         results.append(CaseResult(case.name, case.family.name, "", Status.FAIL if problems else Status.PASS,
                                   tuple(problems)))
-    return run, results
+    return run, run._settle(results)  # several right conventions: judged under the nearest, as the engine does
 
 
 def name_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: int | None = DRAWS,
@@ -184,19 +183,32 @@ def named_cases(spec: Any, seed: int) -> list[tuple[spec_api.Case, int]]:
 
 
 def first_failing_named_case(kata: catalog.Kata, fn: Any, seed: int) -> str | None:
-    """The first named (not random) case of `seed` that `fn` fails, or None."""
+    """The first named (not random) case of `seed` that `fn` fails, or None. A kata with several right conventions:
+    None when `fn` passes every named case under one of them (a hybrid fails some case under each)."""
     spec = spec_of(kata)
     named = named_cases(spec, seed)
     run = _Run(kata, spec, [case for case, _ in named], CPU, Path("learner.py"), Limits())
+    count = len(getattr(spec, "CONVENTIONS", ()))
+    attempts: dict[str, tuple] = {}
+    firsts = []
     try:
-        for case, position in named:
-            run.expected[case.name] = expected_of(kata, spec, case, seed, position)
-            outcome, modified = mistakes.attempt(run, fn, case, position)
-            if outcome is None or modified or mistakes._wrong(run, case, outcome):
-                return case.name
+        for index in range(max(count, 1)):
+            first = None
+            for case, position in named:
+                alternatives = expected_of(kata, spec, case, seed, position)
+                run.expected[case.name] = [a for a in alternatives if a.convention == index] if count else alternatives
+                if case.name not in attempts:
+                    attempts[case.name] = mistakes.attempt(run, fn, case, position)
+                outcome, modified = attempts[case.name]
+                if outcome is None or modified or mistakes._wrong(run, case, outcome):
+                    first = case.name
+                    break
+            if first is None:
+                return None
+            firsts.append(first)
     finally:
         run.cleanup()
-    return None
+    return firsts[0]
 
 
 def same(a: Any, b: Any) -> bool:

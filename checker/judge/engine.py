@@ -76,6 +76,29 @@ def _remember(key: tuple, messages: tuple) -> None:
         _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
 
 
+def accepted(kata: Kata, spec: Any, entry: Any, inputs: spec_api.Inputs, device: torch.device,
+             reset: Any = None) -> list[spec_api.Outcome]:
+    """The reference's accepted answers on one case: the spec's `expected` hook (or its `call`) on the reference.
+    A spec with CONVENTIONS gets them from each convention's reference in turn, each answer tagged with its
+    convention's index; `reset()` puts the random state back before each one after the first (they draw what the
+    learner's run drew)."""
+    hook = getattr(spec, "expected", None)
+    call = getattr(spec, "call", spec_api.call)
+
+    def answers(fn: Any) -> list[spec_api.Outcome]:
+        return hook(kata, fn, inputs, device) if hook is not None else [call(kata, fn, inputs, device)]
+
+    conventions = getattr(spec, "CONVENTIONS", ())
+    if not conventions:
+        return answers(entry)
+    outcomes = []
+    for index, convention in enumerate(conventions):
+        if index and reset is not None:
+            reset()
+        outcomes += [replace(o, convention=index) for o in answers(entry if convention.fn is None else convention.fn)]
+    return outcomes
+
+
 def resolve_device(name: str = "auto") -> torch.device:
     name = name.lower()
     if name == "auto":
@@ -210,6 +233,13 @@ class _Run:
         self._draining: Stream | None = None  # the learner's, read between the cases the reference runs here
         self._judged: dict[int, CaseResult] = {}
         self._abouts: dict[str, str] = {}
+        # A spec with CONVENTIONS: each judged case's accepted answers and problems under each convention, until
+        # `_settle` picks the convention the verdict is given under (`convention`: its index).
+        self._by_convention: dict[str, tuple[list[list[spec_api.Outcome]], list[list[Problem]]]] = {}
+        self.convention: int | None = None
+        self.followed: tuple[int, ...] = ()  # the conventions the file may follow, for the namer: the chosen one
+        #                                      when it matches more cases than any other, else all (chosen first)
+        self._convention_said = ""
 
     # ---------------------------------------------------------------- children
 
@@ -245,13 +275,12 @@ class _Run:
     def _reference(self, fd: int) -> None:
         _fast_math_off()
         entry = load_entry(self.kata.reference_path, self.kata.entry, f"kata_reference_{self.kata.module}")
-        hook = getattr(self.spec, "expected", None)
+        position = {id(case): i for i, case in enumerate(self.cases)}
 
         def run_case(case: spec_api.Case) -> list[spec_api.Outcome]:
             device = torch.device("cpu") if case.device_independent else self.device
-            if hook is not None:
-                return hook(self.kata, entry, case.inputs, device)
-            return [getattr(self.spec, "call", spec_api.call)(self.kata, entry, case.inputs, device)]
+            i = position[id(case)]
+            return accepted(self.kata, self.spec, entry, case.inputs, device, lambda: reset_global_state(case.seed ^ i))
 
         serve(fd, run_case, self.cases)
 
@@ -270,8 +299,6 @@ class _Run:
         name = f"kata_reference_{self.kata.module}"
         saved = (list(sys.path), torch.get_rng_state(), numpy.random.get_state(), torch.get_default_dtype(),
                  torch.is_grad_enabled(), torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
-        hook = getattr(self.spec, "expected", None)
-        call = getattr(self.spec, "call", spec_api.call)
         messages: list[tuple[dict, list[bytes]]] = [({"m": "ready"}, [])]
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -281,8 +308,8 @@ class _Run:
                 for i, case in enumerate(self.cases):
                     reset_global_state(case.seed ^ i)
                     device = torch.device("cpu") if case.device_independent else self.device
-                    outcomes = hook(self.kata, entry, case.inputs, device) if hook is not None else [
-                        call(self.kata, entry, case.inputs, device)]
+                    outcomes = accepted(self.kata, self.spec, entry, case.inputs, device,
+                                        lambda: reset_global_state(case.seed ^ i))
                     buffers: list[bytes] = []
                     header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
                     messages.append((header, [bytes(b) for b in buffers]))
@@ -464,8 +491,8 @@ class _Run:
                                             "the checker's channel); nothing was judged."))
         results = [self._judged.get(i) or self._case_result(case, i, expected[i], learner) for i, case in enumerate(self.cases)
                    if i in learner.by_case() or i == learner.current or i == self._stopped_at(learner)]
-        results = self._name_mistakes(results)
-        base = replace(base, **self._printed(results, learner))
+        results = self._name_mistakes(self._settle(results))
+        base = replace(base, convention=self._convention_said, **self._printed(results, learner))
         if learner.has("stub"):
             return replace(base, message=tr("{entry} is not implemented yet: it still raises NotImplementedError. Write "
                                             "it in {file}, then check again.", entry=self.kata.entry, file=self.path.name),
@@ -573,7 +600,7 @@ class _Run:
         self.expected[case.name] = alternatives
         outcome = decode_outcome(header["outcomes"][0], buffers)
         self.got[case.name] = outcome
-        problems = self._compare(case, alternatives, outcome)
+        problems = self._compare_all(case, alternatives, outcome)
         problems += _inplace_problems(case, header.get("after", {}), buffers, header.get("relaid"))
         status = Status.PASS if not problems else Status.FAIL
         return replace(info, status=status, problems=tuple(problems), seconds=header.get("t", 0.0))
@@ -592,6 +619,66 @@ class _Run:
             if best is None or _weight(problems) < _weight(best):
                 best = problems
         return best or []
+
+    # ---------------------------------------------------------------- several right conventions
+
+    def _compare_all(self, case: spec_api.Case, alternatives: list[spec_api.Outcome], got: spec_api.Outcome
+                     ) -> list[Problem]:
+        """The comparison of one case. A spec with CONVENTIONS: against each convention's answers, all kept for
+        `_settle`; the first convention's problems are returned meanwhile."""
+        count = len(getattr(self.spec, "CONVENTIONS", ()))
+        if not count:
+            return self._compare(case, alternatives, got)
+        groups = [[a for a in alternatives if a.convention == index] for index in range(count)]
+        found = [self._compare(case, group, got) for group in groups]
+        self._by_convention[case.name] = (groups, found)
+        return found[0]
+
+    def _settle(self, results: list[CaseResult]) -> list[CaseResult]:
+        """Several right conventions, one verdict: the convention the file matches on most cases (then the one it
+        misses by least, then the first declared) is the one every case is judged under, so a file passes only when
+        one convention reproduces every case. The namer then holds the known mistakes to that convention's answers.
+        Without CONVENTIONS the results are as they were."""
+        conventions = getattr(self.spec, "CONVENTIONS", ())
+        if not conventions or not self._by_convention:
+            return results
+        kept = [r for r in results if r.name in self._by_convention]
+        inplace = {r.name: tuple(p for p in r.problems if p.kind == "inplace") for r in kept}
+
+        def standing(index: int) -> tuple[int, int, int]:
+            found = [self._by_convention[r.name][1][index] for r in kept]
+            passed = sum(not problems and not inplace[r.name] for problems, r in zip(found, kept))
+            weights = [_weight(problems) for problems in found]
+            return passed, -sum(w[0] for w in weights), -sum(w[1] for w in weights)
+
+        standings = [standing(index) for index in range(len(conventions))]
+        chosen = max(range(len(conventions)), key=lambda index: (standings[index], -index))
+        self.convention = chosen
+        ahead = all(standings[chosen][0] > s[0] for i, s in enumerate(standings) if i != chosen)
+        self.followed = (chosen,) if ahead else (chosen, *(i for i in range(len(conventions)) if i != chosen))
+        cases = {c.name: c for c in self.cases}
+        settled = []
+        for result in results:
+            if result.name not in self._by_convention:
+                settled.append(result)
+                continue
+            groups, found = self._by_convention[result.name]
+            self.expected[result.name] = groups[chosen]
+            problems = tuple(found[chosen]) + inplace[result.name]
+            result = replace(result, problems=problems, status=Status.FAIL if problems else Status.PASS)
+            if problems and not result.reproduce and result.name in cases:
+                result = replace(result, inputs=_inputs_info(cases[result.name]),
+                                 reproduce=self._reproduce(cases[result.name]))
+            settled.append(result)
+        name = self.kata.text().conventions.get(conventions[chosen].key, conventions[chosen].key)
+        failing = [r for r in settled if r.status is not Status.PASS]
+        if not failing and len(settled) == len(self.cases):
+            self._convention_said = tr("Matches the convention: {name}.", name=name)
+        elif failing:
+            self._convention_said = tr("Closest convention: {name}; {n} of {total} cases match it, the first it leaves "
+                                       "is {case}.", name=name, n=len(settled) - len(failing),
+                                       total=len(settled), case=failing[0].name)
+        return settled
 
     def _reproduce(self, case: spec_api.Case) -> str:
         device = "" if self.device.type == "cpu" else f" --device {self.device.type}"

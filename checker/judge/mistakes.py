@@ -106,15 +106,31 @@ def choose(run: Any, results: list[CaseResult]) -> int | None:
     cases a report shows (examined_failing), the failing cases further on while several variants are left, the
     cases the learner's code raised on, and the passing cases. Runs the variants in this process: the check runs
     it in a child; the tests call it directly, so they name as the check does."""
-    mistakes = tuple(getattr(run.spec, "MISTAKES", ()))
+    written = in_convention(run, tuple(getattr(run.spec, "MISTAKES", ())))
+    mistakes = tuple(m for _, m in written)
     failing = examined_failing(run, results)
     crashing = examined_crashing(run, results)
     if not mistakes or not _evidence(results, failing, crashing):
         return None
     inplace = {r.name for r in results if any(p.kind == "inplace" for p in r.problems)}
     raised = {r.name: r.error.type for r in results if r.error is not None}
-    return explain(run, mistakes, failing, examined_passing(run, results), inplace,
-                   further_failing(run, results, failing), crashing, raised)
+    found = explain(run, mistakes, failing, examined_passing(run, results), inplace,
+                    further_failing(run, results, failing), crashing, raised)
+    return None if found is None else written[found][0]
+
+
+def in_convention(run: Any, mistakes: tuple[Any, ...]) -> list[tuple[int, Any]]:
+    """(index in MISTAKES, variant) for each known mistake as written under the conventions the file may follow (a
+    kata with several right conventions): the one the run was judged in when the file matches it on more cases than
+    any other, else each of them (a file that fails every case says nothing of its convention), so a slip is named
+    whichever convention the file follows. The copies of one mistake share its key, so they count as one."""
+    conventions = getattr(run.spec, "CONVENTIONS", ())
+    chosen = getattr(run, "convention", None)
+    if not conventions or chosen is None:
+        return list(enumerate(mistakes))
+    followed = getattr(run, "followed", None) or (chosen,)
+    return [(i, m if conventions[c].adapt is None else replace(m, fn=conventions[c].adapt(m.fn)))
+            for c in followed for i, m in enumerate(mistakes)]
 
 
 def _evidence(results: list[CaseResult], failing: list, crashing: list) -> bool:
@@ -274,7 +290,8 @@ def roundtrip(outcome: spec_api.Outcome) -> spec_api.Outcome:
     buffers: list[bytes] = []
     value = codec.encode(outcome.value, buffers)
     extras = {k: codec.encode(v, buffers) for k, v in outcome.extras.items()}
-    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()})
+    return spec_api.Outcome(codec.decode(value, buffers), {k: codec.decode(v, buffers) for k, v in extras.items()},
+                            convention=outcome.convention)
 
 
 def _changed(before: Any, after: Any) -> bool:

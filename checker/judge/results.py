@@ -95,6 +95,7 @@ class CheckResult:
     hint: str = ""  # the next thing to try, for whole-file errors
     planned: int = 0  # how many cases the run had (more than ran, when it stopped early)
     printed_in: str = ""  # the case whose printing `output` is (empty: the tail of the whole run)
+    convention: str = ""  # a kata with several right conventions: the one matched, or the nearest, in words
 
     @property
     def passed(self) -> bool:

@@ -63,7 +63,7 @@ class Stream:
 def decode_outcome(node: dict, buffers: list[bytes]) -> spec_api.Outcome:
     value = codec.decode(node["value"], buffers)
     extras = {k: codec.decode(v, buffers) for k, v in node.get("extras", {}).items()}
-    return spec_api.Outcome(value, extras)
+    return spec_api.Outcome(value, extras, convention=int(node.get("convention", 0)))
 
 
 def merge(streams: list[Stream], captures: list, cases: int, stopped: set[int]) -> tuple[Stream, object]:

@@ -15,6 +15,8 @@ after. Optional hooks in the spec module replace the defaults below:
     tolerance_for(case, item, dtype, expected) -> (rtol, atol) | None  # per item ("grad of x"), e.g. scaled by
                                                            # max|expected| or grown with position; None = default
     MISTAKES = (Mistake(...), ...)                         # known wrong variants, for naming bugs
+    CONVENTIONS = (Convention(...), ...)                   # several right conventions, one verdict: a file passes
+                                                           # when one of them reproduces every case (see Convention)
     BENCH = (label, make)                                  # a large input for `kata check --bench`
 """
 from __future__ import annotations
@@ -100,6 +102,7 @@ class Outcome:
     extras: dict[str, Any] = field(default_factory=dict)  # gradients, by name
     args: dict[str, Any] = field(default_factory=dict)  # the arguments as passed (for the in-place check)
     layout: dict[str, str] = field(default_factory=dict)  # their strides and offset when passed (`layout`), where known
+    convention: int = 0  # an accepted answer's convention (its index in the spec's CONVENTIONS; 0 where it has none)
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,24 @@ class Mistake:
     key: str  # "dones_ignored"
     fn: Callable[..., Any]  # same signature as the entry point (a class for module katas)
     variant: str = ""  # one of several variants of the key: `mistakes.<key>.variants.<variant>` says how it differs
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One of several right conventions of a kata, where the contract accepts any one of them applied consistently
+    (gpt2-block's GELU: tanh or exact erf; beam search's finished-hypothesis bookkeeping). The spec's `expected` hook
+    (or its `call`) runs on each convention's reference; a case passes under a convention when the learner matches
+    its answers; the file passes when one convention is matched on every case, and the report names it (or the
+    nearest, for a failing file: the one matched on most cases). The known mistakes are judged against that one.
+
+    Its name in words is the kata's text: `conventions.<key>` in content/.
+    """
+
+    key: str  # "tanh"
+    fn: Callable[..., Any] | None = None  # the convention's reference (the entry point's signature; a class for module
+    #                                       katas); None: the kata's reference file
+    adapt: Callable[[Any], Any] | None = None  # a known mistake's variant written under this convention (a switch set
+    #                                            on its class), for the namer; None: the variants as declared
 
 
 def case_seed(seed: int, name: str) -> int:

@@ -306,8 +306,11 @@ def _printed_so_far() -> int | None:
 
 
 def encode_outcome(outcome: spec_api.Outcome, buffers: list[bytes]) -> dict:
-    return {"value": _safe_encode(outcome.value, buffers),
+    node = {"value": _safe_encode(outcome.value, buffers),
             "extras": {k: _safe_encode(v, buffers) for k, v in outcome.extras.items()}}
+    if outcome.convention:
+        node["convention"] = int(outcome.convention)
+    return node
 
 
 def _relaid(outcome: spec_api.Outcome) -> dict[str, list[str]]:

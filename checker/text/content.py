@@ -51,6 +51,7 @@ class KataText:
     followups: tuple[Followup, ...]
     missing: tuple[str, ...] = ()  # paths shown in English because their translation is missing or stale
     solutions: dict[str, str] = field(default_factory=dict)  # solutions/<name>.py -> what it does differently
+    conventions: dict[str, str] = field(default_factory=dict)  # convention key (the spec's) -> its name in words
 
     def family(self, name: str) -> str:
         return self.families.get(name, name.replace("_", " "))
@@ -158,7 +159,7 @@ def load(folder: Path, lang: str) -> KataText:
     return KataText(lang=lang, title=data.get("title", folder.name), summary=data.get("summary", ""),
                     contract=data.get("contract", ""), hints=tuple(data.get("hints", ())),
                     families=dict(data.get("families", {})), mistakes=mistakes, followups=followups, missing=missing,
-                    solutions=dict(data.get("solutions", {})))
+                    solutions=dict(data.get("solutions", {})), conventions=dict(data.get("conventions", {})))
 
 
 # ---------------------------------------------------------------- keeping translations current

@@ -44,6 +44,8 @@ def test_the_english_text_is_complete(kata):
     mistakes = {m.key for m in getattr(spec, "MISTAKES", ())}
     assert set(text.mistakes) == mistakes, f"{kata.id}: mistakes in the spec {sorted(mistakes)} vs the text {sorted(text.mistakes)}"
     assert all(m.label and m.fix for m in text.mistakes.values())
+    conventions = {c.key for c in getattr(spec, "CONVENTIONS", ())}
+    assert set(text.conventions) == conventions, f"{kata.id}: conventions in the spec {sorted(conventions)} vs the text"
     assert 3 <= len(text.followups) <= 5, f"{kata.id}: {len(text.followups)} follow-up questions (3 to 5)"
     assert all(f.question.rstrip().endswith("?") and len(f.answer) > 80 for f in text.followups)
 

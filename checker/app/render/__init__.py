@@ -62,10 +62,14 @@ def report(result: CheckResult, verbose: bool = False, after: RenderableType | N
     """The whole report; `after` is what to do next, shown under a pass."""
     if result.passed:
         top = [verdict_line(result)]
+        if result.convention:
+            top.append(Text(result.convention, style="green"))
         if result.bench:
             top.append(bench_line(result))
         return Report(top, [], [after] if after is not None else [])
     top: list[RenderableType] = [header(result), verdict_line(result)]
+    if result.convention:  # several right conventions: the nearest, and the first case it leaves
+        top.append(Text(result.convention, style="yellow"))
     body: list[RenderableType] = []
     bottom: list[RenderableType] = []
     if not result.cases:
