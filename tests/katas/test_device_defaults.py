@@ -74,6 +74,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "gelu": {"approximate": "device_default"},
     "gpt2-block": {},
     "kaiming-init": {"a": "device_defaults", "mode": "device_defaults", "nonlinearity": "device_defaults", "distribution": "device_defaults", "generator": "device_no_generator"},
+    "dropout": {"p": "device_defaults", "training": "device_defaults", "generator": "device_defaults"},
 }
 
 # Katas whose inputs are NumPy arrays or Python values: no tensor of theirs could live on a GPU.
