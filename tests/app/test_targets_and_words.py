@@ -385,8 +385,9 @@ def test_the_readme_installs_from_pypi_first_gives_the_cpu_index_and_practises_i
 def test_torch_is_bounded_below_only():
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     torch = next(d for d in deps if re.match(r"torch\b", d))
-    assert torch.replace(" ", "") == "torch>=2.13"
-    assert "2.13.0" in (ROOT / "README.md").read_text()
+    assert torch.replace(" ", "") == "torch>=2.11"  # the oldest the whole suite was measured to pass on
+    readme = (ROOT / "README.md").read_text()
+    assert "2.13.0" in readme and "torch 2.13.0 and 2.11.0" in readme
 
 
 @pytest.mark.parametrize("readme, count", [("README.md", "{n} katas in"), ("README.zh-CN.md", "{n} 道题")])

@@ -167,7 +167,7 @@ def test_every_benchmark_input_runs_the_reference(kata_id):
     inputs = make(torch.Generator().manual_seed(0))
     entry = reference_of(kata)
     outcome = getattr(spec, "call", spec_api.call)(kata, entry, inputs, torch.device("cpu"))
-    assert label and outcome.value is not None
+    assert label and (outcome.value is not None or outcome.extras)  # an in-place kata answers in its extras
     note = getattr(spec, "bench_note", None)
     if note is not None:
         assert isinstance(note(kata, entry, inputs, torch.device("cpu")), str)

@@ -71,9 +71,9 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "sinusoidal-pe": {"start_pos": "device_defaults", "base": "device", "device": "device_defaults", "dtype": "device"},
     "conv2d": {"bias": "device_defaults", "stride": "device_defaults", "padding": "device_defaults", "dilation": "device", "groups": "device_defaults"},
     "nms": {},
-    "gelu": {"approximate": "device_default"},
     "gpt2-block": {},
     "kaiming-init": {"a": "device_defaults", "mode": "device_defaults", "nonlinearity": "device_defaults", "distribution": "device_defaults", "generator": "device_no_generator"},
+    "gelu": {"approximate": "device_default"},
     "dropout": {"p": "device_defaults", "training": "device_defaults", "generator": "device_defaults"},
 }
 
