@@ -6,29 +6,29 @@ and float64, p outside [0, 1] raising, and the device (with a generator, without
 
 Right answers are random, so a draw is judged by its distribution (KATAS-basics.md, "Comparison rules"): the
 inputs hold no zeros (|x| in [0.5, 2.5], random signs), so the mask is read from the output. Each statistical
-case checks shape, dtype and device; that every element is exactly 0 or within 4 ulps of x / (1 − p); the number
-kept, by a two-sided binomial test (normal approximation, continuity correction) at q = 1 − p or at 1 − p rounded
+case checks shape, dtype and device; that every element is exactly 0 or within 4 ulps of x / (1 - p); the number
+kept, by a two-sided binomial test (normal approximation, continuity correction) at q = 1 - p or at 1 - p rounded
 to x's dtype; independence by 2 × 2 χ² tests: each element against the next one along dim 0 (and, beyond two dims,
 the next row of the last dim) in every output of two dims or more whose cells expect ≥ 100 pairs, against its right
 neighbour in a 256 × 256 input, and the masks of two successive calls with one generator; and keep counts per row
-of a [3000, 8] input and per call of 600 calls on 8 elements against Binomial(8, 1 − p) (Pearson's χ², cells
+of a [3000, 8] input and per call of 600 calls on 8 elements against Binomial(8, 1 - p) (Pearson's χ², cells
 expecting < 5 pooled: checker/specs/_stats.py). A test fails at p < 1e-6. The generator is seeded from the case, so
 each check is deterministic. Reproducibility, eval, p = 0 and p = 1 compare exactly; gradients are
-probe · mask / (1 − p) with the learner's own mask. The rows tests run on every multi-dimensional case, not only
+probe · mask / (1 - p) with the learner's own mask. The rows tests run on every multi-dimensional case, not only
 the neighbour case, so that a mask shared by rows fails every case where it is not the whole mask: a mistake that
 passed some cases by chance could not be named (the namer needs the variant wrong wherever the learner is).
 
 Measured (torch 2.13 CPU; benchmarks/dropout_stats.py; 70 statistical cases a check, 2–5 tests each):
-    rand < 1 − p (the reference)  0 of 150 checks, 0 of 33 463 tests; min p 2.1e-06; KS D = 0.011 (5 % critical 0.009)
+    rand < 1 - p (the reference)  0 of 150 checks, 0 of 33 463 tests; min p 2.1e-06; KS D = 0.011 (5 % critical 0.009)
     torch.bernoulli(full_like)     0 of 30 checks, 0 of 6 638 tests; min p 5.2e-05; KS D = 0.014 (0.020)
     uniform_ >= p (float32)        0 of 30 checks, 0 of 6 638 tests; min p 2.6e-05; KS D = 0.023 (0.020)
-    bernoulli_(1 − p) in x's dtype, float64 maths, masked_fill, a cast float mask: 0 of 30 checks each
+    bernoulli_(1 - p) in x's dtype, float64 maths, masked_fill, a cast float mask: 0 of 30 checks each
   (the p-values are near uniform; the count tests' are discrete and conservative at the smallest counts, whence a
   KS distance a little over the 5 % line on 20 000 p-values.)
   Power, 5 seeds, statistical cases failed per check (each on every seed): keep probability p 62–64 of 70 (all
-  with p ≠ 0.5), bernoulli_() at 0.5 61–63, scaled by 1/p 63–64, no rescaling / scaled by (1 − p) / classic
+  with p ≠ 0.5), bernoulli_() at 0.5 61–63, scaled by 1/p 63–64, no rescaling / scaled by (1 - p) / classic
   dropout 70, one mask for the batch 51–59 (every case with two rows or more; x.shape[1:] 68–69), half-precision
-  uniforms 2 (< 1 − p: float16 and bfloat16 at p = 0.999), 3 (> p: and bfloat16 at 0.5), 1 (>= p: bfloat16 at
+  uniforms 2 (< 1 - p: float16 and bfloat16 at p = 0.999), 3 (> p: and bfloat16 at 0.5), 1 (>= p: bfloat16 at
   0.999; float16 uniforms compared with >= p are right to 2 %), an exact keep count 2 (per call, 0-dim), a reseeded
   generator 3 (per call, successive, 0-dim) and the reproducibility case. The other mistakes show elsewhere: eval
   and p = 1 cases, the reproducibility cases (global RNG), the dtype (a float mask), the device cases, the gradient
@@ -285,8 +285,8 @@ def expected(kata, entry, inputs: Inputs, device: torch.device) -> list[Outcome]
 
 
 def keep_probabilities(p: float, dtype: torch.dtype) -> list[float]:
-    """The accepted keep probabilities: 1 − p, and 1 − p rounded to x's dtype (what `torch.bernoulli(
-    torch.full_like(x, 1 − p))` draws with)."""
+    """The accepted keep probabilities: 1 - p, and 1 - p rounded to x's dtype (what `torch.bernoulli(
+    torch.full_like(x, 1 - p))` draws with)."""
     q = 1.0 - p
     rounded = float(torch.tensor(q, dtype=dtype))
     return [q] if rounded == q else [q, rounded]
@@ -362,7 +362,7 @@ def verdicts(case, y: torch.Tensor) -> list[Verdict]:
 
 
 def _values(out: np.ndarray, x: np.ndarray, kept: np.ndarray, p: float, dtype: torch.dtype) -> Verdict:
-    """Every element exactly 0 or within 4 ulps (of x's dtype) of x / (1 − p)."""
+    """Every element exactly 0 or within 4 ulps (of x's dtype) of x / (1 - p)."""
     bad = ~np.isfinite(out)
     at = np.flatnonzero(kept & ~bad)  # only the kept elements need a scale: at p = 0.999, a thousandth of them
     want = x.ravel()[at] / (1.0 - p)
@@ -374,14 +374,14 @@ def _values(out: np.ndarray, x: np.ndarray, kept: np.ndarray, p: float, dtype: t
     def words() -> str:
         at = np.unravel_index(int(np.flatnonzero(bad)[0]), bad.shape)
         where = tuple(int(i) for i in at)
-        said = tr("{n} of {total} elements are neither 0 nor x / (1 − p) = x × {scale} (within {ulps} ulps of "
+        said = tr("{n} of {total} elements are neither 0 nor x / (1 - p) = x × {scale} (within {ulps} ulps of "
                   "{dtype}): at {index}, x = {x}, got {got}, expected 0 or {want}", n=int(bad.sum()), total=bad.size,
                   scale=f"{1 / (1 - p):.6g}", ulps=ULPS, dtype=str(dtype).removeprefix("torch."), index=where,
                   x=f"{x[at]:.6g}", got=f"{out[at]:.6g}", want=f"{x[at] / (1 - p):.6g}")
         good = kept & np.isfinite(out)
         if good.any():
             ratio = float(np.median(out[good] / x[good]))
-            said += "\n" + tr("kept elements: observed x × {seen} (the median), expected x × {scale} = x / (1 − p)",
+            said += "\n" + tr("kept elements: observed x × {seen} (the median), expected x × {scale} = x / (1 - p)",
                               seen=f"{ratio:.6g}", scale=f"{1 / (1 - p):.6g}")
         return said
     return Verdict("values", 0.0, words)
@@ -397,7 +397,7 @@ def _count(kept: np.ndarray, p: float, dtype: torch.dtype) -> Verdict:
 
     def words() -> str:
         q = 1.0 - p
-        return tr("kept elements: observed {k} of {n} ({share}), expected {mean} ± {sd} ({want} = 1 − p, p = {p}); "
+        return tr("kept elements: observed {k} of {n} ({share}), expected {mean} ± {sd} ({want} = 1 - p, p = {p}); "
                   "two-sided binomial test p = {pvalue}", k=f"{k:,}", n=f"{n:,}", share=f"{k / n:.3%}",
                   mean=f"{n * q:,.0f}", sd=f"{math.sqrt(n * q * (1 - q)):,.0f}", want=f"{q:.3%}", p=f"{p:g}",
                   pvalue=_p_words(best))
@@ -449,7 +449,7 @@ def _dependence(test: str, kept: np.ndarray, p: float, dtype: torch.dtype, calls
         what = tr("the keep counts of the {n} rows of {m}", n=kept.shape[0], m=m) if test == ROWS else tr(
             "the keep counts of {n} calls on {m} elements with one generator", n=kept.shape[0], m=m)
         want = len(counts) * binomial_pmf(m, 1.0 - p)
-        head = tr("{what} do not follow Binomial({m}, 1 − p = {q}): χ² = {chi2} on {df} degrees of freedom, "
+        head = tr("{what} do not follow Binomial({m}, 1 - p = {q}): χ² = {chi2} on {df} degrees of freedom, "
                   "p = {pvalue}", what=what, m=m, q=f"{1 - p:g}", chi2=f"{fit.statistic:.1f}", df=fit.df,
                   pvalue=_p_words(fit.p))
         return "\n".join([head, _table(tr("kept"), range(m + 1), tr("observed"), observed, tr("expected"), want)])
@@ -535,7 +535,7 @@ def _judge_draws(kata, case, expected: Outcome, got: Outcome) -> list[Problem]:
 
 
 def _judge_gradient(case, y: torch.Tensor | None, got: Outcome, expected_grad: Any) -> list[Problem]:
-    """The gradient of (output · probe).sum() w.r.t. x: probe · mask / (1 − p) with the learner's own mask (read
+    """The gradient of (output · probe).sum() w.r.t. x: probe · mask / (1 - p) with the learner's own mask (read
     from y), or the reference's (eval: the probe; p = 1: zeros, where no gradient at all counts as zeros)."""
     x, probe, p = case.inputs.args["x"], case.inputs.probe, case.inputs.show["p"]
     item = "grad of x"
