@@ -27,7 +27,7 @@ import time
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy.random  # noqa: F401 — each child seeds it per case: imported here once, not lazily in every child
 import torch
@@ -235,7 +235,9 @@ class _Run:
         self._abouts: dict[str, str] = {}
         # A spec with CONVENTIONS: each judged case's accepted answers and problems under each convention, until
         # `_settle` picks the convention the verdict is given under (`convention`: its index).
-        self._by_convention: dict[str, tuple[list[list[spec_api.Outcome]], list[list[Problem]]]] = {}
+        # (case, each convention's answers, the learner's outcome, each convention's problems or None: not compared)
+        self._by_convention: dict[str, tuple] = {}
+        self._lead: int | None = None  # the convention every case so far matches, compared first
         self.convention: int | None = None
         self.followed: tuple[int, ...] = ()  # the conventions the file may follow, for the namer: the chosen one
         #                                      when it matches more cases than any other, else all (chosen first)
@@ -624,37 +626,65 @@ class _Run:
 
     def _compare_all(self, case: spec_api.Case, alternatives: list[spec_api.Outcome], got: spec_api.Outcome
                      ) -> list[Problem]:
-        """The comparison of one case. A spec with CONVENTIONS: against each convention's answers, all kept for
-        `_settle`; the first convention's problems are returned meanwhile."""
+        """The comparison of one case. A spec with CONVENTIONS: against the convention every case so far matches
+        (the lead) first, and only when that one fails against the others (a right file is compared once a case,
+        not once per convention: gpt2-block's re-check spent half its time failing the other GELU form). What is
+        found is kept for `_settle`, which compares the rest only where the verdict needs it. Returns no problems
+        where the lead matches, else the first convention's problems meanwhile."""
         count = len(getattr(self.spec, "CONVENTIONS", ()))
         if not count:
             return self._compare(case, alternatives, got)
         groups = [[a for a in alternatives if a.convention == index] for index in range(count)]
-        found = [self._compare(case, group, got) for group in groups]
-        self._by_convention[case.name] = (groups, found)
+        found: list[list[Problem] | None] = [None] * count
+        self._by_convention[case.name] = (case, groups, got, found)
+        order = [i for i in (self._lead, *range(count)) if i is not None]
+        for index in dict.fromkeys(order):
+            if not self._found(case.name, index) and (index == self._lead or self._matches_all(index)):
+                self._lead = index
+                return []
         return found[0]
+
+    def _found(self, name: str, index: int) -> list[Problem]:
+        """The problems of one case under one convention, compared the first time they are asked for."""
+        case, groups, got, found = self._by_convention[name]
+        if found[index] is None:
+            found[index] = self._compare(case, groups[index], got)
+        return found[index]
+
+    def _matches_all(self, index: int, names: Iterable[str] | None = None) -> bool:
+        """Whether every case compared so far (or each of `names`) matches the convention, comparing until the first
+        that does not."""
+        return all(not self._found(name, index) for name in (self._by_convention if names is None else names))
 
     def _settle(self, results: list[CaseResult]) -> list[CaseResult]:
         """Several right conventions, one verdict: the convention the file matches on most cases (then the one it
         misses by least, then the first declared) is the one every case is judged under, so a file passes only when
         one convention reproduces every case. The namer then holds the known mistakes to that convention's answers.
-        Without CONVENTIONS the results are as they were."""
+        Without CONVENTIONS the results are as they were.
+
+        A convention that matches every case is chosen without comparing the others past the first case each one
+        misses (the lowest-declared of several that match all); otherwise every case is compared under each."""
         conventions = getattr(self.spec, "CONVENTIONS", ())
         if not conventions or not self._by_convention:
             return results
         kept = [r for r in results if r.name in self._by_convention]
         inplace = {r.name: tuple(p for p in r.problems if p.kind == "inplace") for r in kept}
+        names = [r.name for r in kept]
+        clean = [] if any(inplace.values()) else [i for i in range(len(conventions)) if self._matches_all(i, names)]
+        if clean:
+            chosen = clean[0]
+            ahead = len(clean) == 1
+        else:
+            def standing(index: int) -> tuple[int, int, int]:
+                found = [self._found(r.name, index) for r in kept]
+                passed = sum(not problems and not inplace[r.name] for problems, r in zip(found, kept))
+                weights = [_weight(problems) for problems in found]
+                return passed, -sum(w[0] for w in weights), -sum(w[1] for w in weights)
 
-        def standing(index: int) -> tuple[int, int, int]:
-            found = [self._by_convention[r.name][1][index] for r in kept]
-            passed = sum(not problems and not inplace[r.name] for problems, r in zip(found, kept))
-            weights = [_weight(problems) for problems in found]
-            return passed, -sum(w[0] for w in weights), -sum(w[1] for w in weights)
-
-        standings = [standing(index) for index in range(len(conventions))]
-        chosen = max(range(len(conventions)), key=lambda index: (standings[index], -index))
+            standings = [standing(index) for index in range(len(conventions))]
+            chosen = max(range(len(conventions)), key=lambda index: (standings[index], -index))
+            ahead = all(standings[chosen][0] > s[0] for i, s in enumerate(standings) if i != chosen)
         self.convention = chosen
-        ahead = all(standings[chosen][0] > s[0] for i, s in enumerate(standings) if i != chosen)
         self.followed = (chosen,) if ahead else (chosen, *(i for i in range(len(conventions)) if i != chosen))
         cases = {c.name: c for c in self.cases}
         settled = []
@@ -662,9 +692,9 @@ class _Run:
             if result.name not in self._by_convention:
                 settled.append(result)
                 continue
-            groups, found = self._by_convention[result.name]
+            groups = self._by_convention[result.name][1]
             self.expected[result.name] = groups[chosen]
-            problems = tuple(found[chosen]) + inplace[result.name]
+            problems = tuple(self._found(result.name, chosen)) + inplace[result.name]
             result = replace(result, problems=problems, status=Status.FAIL if problems else Status.PASS)
             if problems and not result.reproduce and result.name in cases:
                 result = replace(result, inputs=_inputs_info(cases[result.name]),
