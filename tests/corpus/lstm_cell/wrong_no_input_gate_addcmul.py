@@ -1,0 +1,32 @@
+# kata: lstm-cell
+# why: held out: torch.addcmul for the cell update, the candidate added without the input gate
+# mistake: no_input_gate
+import math
+
+import torch
+import torch.nn as nn
+
+
+class LSTMCell(nn.Module):
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True):
+        super().__init__()
+        self.hidden_size = hidden_size
+        k = 1 / math.sqrt(hidden_size)
+        self.weight_ih = nn.Parameter(torch.empty(4 * hidden_size, input_size).uniform_(-k, k))
+        self.weight_hh = nn.Parameter(torch.empty(4 * hidden_size, hidden_size).uniform_(-k, k))
+        if bias:
+            self.bias_ih = nn.Parameter(torch.empty(4 * hidden_size).uniform_(-k, k))
+            self.bias_hh = nn.Parameter(torch.empty(4 * hidden_size).uniform_(-k, k))
+        else:
+            self.bias_ih = self.bias_hh = None
+
+    def forward(self, x, hx=None):
+        if hx is None:
+            hx = (torch.zeros_like(x[:, :1]).expand(-1, self.hidden_size),) * 2
+        h, c = hx
+        z = x @ self.weight_ih.T + h @ self.weight_hh.T
+        if self.bias_ih is not None:
+            z = z + self.bias_ih + self.bias_hh
+        i, f, g, o = z.chunk(4, dim=1)
+        c = torch.addcmul(torch.tanh(g), torch.sigmoid(f), c)
+        return torch.sigmoid(o) * torch.tanh(c), c
