@@ -20,7 +20,6 @@ float64 outputs, which is why every named case and every float32 draw compares g
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import replace
 
 import numpy as np
@@ -29,17 +28,14 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from checker.judge import spec as spec_api
-from checker.judge.compare import compare_outcome
 from checker.judge.results import Problem
 from checker.judge.spec import Convention, Family, Inputs, Mistake, Outcome
+from checker.specs import _block
 from checker.specs._attention import pick, randint, randn
+from checker.specs._block import CAUSAL_AT, EARLIER, FRESH, NAMES
 from checker.text.i18n import tr
 
-FRESH = "fresh module"  # Outcome.extras key: what the checks of the module as built found
-NAMES = "fresh module names"  # Outcome.extras key: the names behind a finding, for the report only
 EVAL = "output in eval mode"  # Outcome.extras key: the same input again after module.eval()
-EARLIER = "earlier positions"  # Outcome.extras key of the causality case: how far each earlier position moved
-CAUSAL_AT = "later tokens changed from position"  # Inputs.show key of the causality case
 _BLOCKING = ("keys", "separate_qkv", "shape")  # findings after which the case's parameters cannot be loaded
 RAISES = "AssertionError|ValueError"
 
@@ -194,13 +190,6 @@ def _fresh_problem(code: str, detail: str, init: dict) -> Problem:
 # ---------------------------------------------------------------- the protocol
 
 
-def _changed_later(x: torch.Tensor, at: int) -> torch.Tensor:
-    """x with every token from position `at` on replaced (deterministically): earlier outputs must not move."""
-    x2 = x.clone()
-    x2[:, at:] = 0.3 - 1.7 * x[:, at:].flip(-1)
-    return x2
-
-
 def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool = False) -> Outcome:
     """Build and check the module, convert it, load the parameters by name, run it in train mode with gradients,
     then again in eval mode. The causality case also runs x with its later tokens changed."""
@@ -221,12 +210,10 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
         module.eval()
         with torch.no_grad():
             extras[EVAL] = module(x)
-            at = inputs.show.get(CAUSAL_AT)
-            if at is not None:
-                moved = module(_changed_later(x, at))
-                if isinstance(moved, torch.Tensor) and moved.shape == outcome.value.shape:
-                    diff = (moved[:, :at] - outcome.value.detach()[:, :at]).abs().double()  # (B, at, C)
-                    extras[EARLIER] = diff.amax(dim=(0, 2)).to(x.dtype)  # (at,): the largest move at each position
+        at = inputs.show.get(CAUSAL_AT)
+        moves = None if at is None else _block.earlier_moves(module, x, outcome.value, at)
+        if moves is not None:
+            extras[EARLIER] = moves
     return Outcome(outcome.value, extras, outcome.args)
 
 
@@ -235,37 +222,12 @@ def expected(kata, entry, inputs: Inputs, device: torch.device) -> list[Outcome]
 
 
 def compare(kata, case, expected: list[Outcome], got: Outcome) -> list[Problem] | None:
-    """Each finding about the module as built is its own problem; the causality case says which earlier position
-    moved; then the usual comparison (the output, the eval-mode output, the gradients)."""
-    if case.inputs.raises is not None:
-        return None
-    spec = sys.modules[kata.spec_module]
-    found, names = got.extras.get(FRESH) or (), got.extras.get(NAMES) or {}
-    problems = [_fresh_problem(code, names.get(code, detail), case.inputs.init) for code, detail in found]
-    if got.value is None and found:
-        return problems  # the module could not take the case's parameters: nothing else to compare
-    if EARLIER in expected[0].extras:
-        problems += _causality(case, expected[0], got)
-    strip = lambda o: Outcome(o.value, {k: v for k, v in o.extras.items() if k not in (FRESH, NAMES, EARLIER)}, o.args)  # noqa: E731
-    return problems + compare_outcome(kata, spec, case, strip(expected[0]), strip(got))
+    return _block.compare(kata, case, expected, got, _fresh_problem, _not_causal, TOLERANCES[torch.float32][1])
 
 
-def _causality(case, expected: Outcome, got: Outcome) -> list[Problem]:
-    moved = got.extras.get(EARLIER)
-    if moved is None or getattr(moved, "data", None) is None:
-        return []  # a wrong output: the usual comparison says what
-    y = expected.value.data.double()
-    at = case.inputs.show[CAUSAL_AT]
-    limit = TOLERANCES[torch.float32][1] * max(1.0, float(y.abs().max()))
-    moves = moved.data.double()
-    changed = [i for i in range(min(at, moves.numel())) if not bool(moves[i] <= limit)]
-    if not changed:
-        return []
-    i = changed[0]
-    return [Problem("rule", EARLIER, tr(
-        "position {i} changed when only a later token did (tokens {at}…{last} were changed; output {i} moved by "
-        "{by}): the block must be causal, each position attending to itself and earlier ones only",
-        i=i, at=at, last=case.inputs.args["x"].shape[1] - 1, by=f"{float(moves[i]):.3g}"))]
+def _not_causal(**where) -> str:
+    return tr("position {i} changed when only a later token did (tokens {at}…{last} were changed; output {i} moved by "
+              "{by}): the block must be causal, each position attending to itself and earlier ones only", **where)
 
 
 # ---------------------------------------------------------------- the two conventions, and known mistakes
