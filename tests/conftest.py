@@ -94,25 +94,36 @@ def _draw():
     return getattr(spec_api.build_cases, "plain", spec_api.build_cases)
 
 
+def sampled(cases: list, draws: int) -> list:
+    """The named cases and the first `draws` of each random family (a family of one draw is kept whole)."""
+    return [c for c in cases if not c.family.name.startswith("random") or c.family.draws == 1
+            or int(c.name.rsplit(".", 1)[1]) < draws]
+
+
 def run_check(path: Path, kata_id: str | None = None, seed: int = 1, case: str | None = None, timeout: float = 60.0,
-              name: bool = True, **kw):
+              name: bool = True, draws: int | None = None, **kw):
     """Check a file with the real engine, as `kata check` does (its cases drawn once per process: built_cases).
     name=False leaves out the naming of the mistake (a forked child that runs every known mistake on the failing
-    cases), for a test that asks for the verdict alone and has the naming of the same file tested elsewhere."""
+    cases), for a test that asks for the verdict alone and has the naming of the same file tested elsewhere.
+    draws: run only the named cases and the first `draws` of each random family (`sampled`), for a test that asks
+    whether a wrong file fails, not on which draw."""
     from checker.text import catalog
     from checker.app import commands
+    from checker.judge import engine
     from checker.judge import spec as spec_api
     from checker.judge.engine import Request, _Run, check
     from checker.app.state import Store
     from checker.judge.worker import Limits
 
     kata = catalog.get(kata_id) if kata_id else commands.resolve_target(str(path), None, Store()).kata
-    plain, naming = spec_api.build_cases, _Run._name_mistakes
+    plain, naming, every = spec_api.build_cases, _Run._name_mistakes, engine._cases
     built_cases.plain = plain  # type: ignore[attr-defined]
     spec_api.build_cases = built_cases
     if not name:
         _Run._name_mistakes = lambda run, results: results
+    if draws is not None:
+        engine._cases = lambda spec, seed, only: sampled(every(spec, seed, only), draws)
     try:
         return check(Request(kata, Path(path), device="cpu", seed=seed, case=case, limits=Limits(seconds=timeout, **kw)))
     finally:
-        spec_api.build_cases, _Run._name_mistakes = plain, naming
+        spec_api.build_cases, _Run._name_mistakes, engine._cases = plain, naming, every

@@ -28,7 +28,7 @@ from checker.judge.engine import _Run, accepted
 from checker.judge.results import CaseResult, LearnerError, Problem, Status
 from checker.judge.worker import Limits, load_entry, reset_global_state
 from checker.text import catalog
-from tests.conftest import shared_cases
+from tests.conftest import sampled, shared_cases
 
 CPU = torch.device("cpu")
 DRAWS = 12  # random draws per random family (the named families all run)
@@ -108,9 +108,7 @@ def judge_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: in
     position = {c.name: i for i, c in enumerate(every)}
     cases = every
     if only_named or random_draws is not None:
-        keep = 0 if only_named else random_draws
-        cases = [c for c in every if not c.family.name.startswith("random") or
-                 c.family.draws == 1 or int(c.name.rsplit(".", 1)[1]) < keep]
+        cases = sampled(every, 0 if only_named else random_draws)
     run = _Run(kata, spec, every, CPU, Path("learner.py"), Limits())
     call = getattr(spec, "call", spec_api.call)
     results = []

@@ -9,6 +9,7 @@ import pytest
 from checker.text import catalog
 from checker.judge.results import Status
 from tests.conftest import CORPUS, run_check
+from tests.namer import DRAWS
 
 # The right answers kata shows after a pass (`kata solutions`) were corpus files: they are checked here too, once.
 SOLUTIONS = sorted(p for k in catalog.KATAS for p in (k.content_dir / "solutions").glob("*.py"))
@@ -54,10 +55,11 @@ def test_right_answers_pass(path, seed):
 
 @pytest.mark.parametrize("path", WRONG, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_wrong_answers_fail(path):
-    """Through the real engine, forks, seal and all, on one seed; tests/katas/test_mistakes_named.py judges the same
-    files in process on one more (seed 1) and names them there as they declare (the engine's own namer, without its fork:
-    the real check's naming runs on every drill in tests/app/test_bug_drills.py)."""
-    result = run_check(path, seed=SEEDS[0], name=False)
+    """Through the real engine, forks, seal and all, on one seed: its named cases and the first DRAWS draws of each
+    random family, as tests/katas/test_mistakes_named.py judges the same files in process on one more seed (seed 1)
+    and names them there as they declare (the engine's own namer, without its fork: the real check's naming runs on
+    every drill in tests/app/test_bug_drills.py). A wrong file must fail these; every draw runs for the right ones."""
+    result = run_check(path, seed=SEEDS[0], name=False, draws=DRAWS)
     assert result.status is not Status.PASS, f"{path.name} passed but is wrong: {path.read_text().splitlines()[1]}"
 
 
