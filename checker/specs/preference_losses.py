@@ -224,8 +224,8 @@ FAMILIES = (
     Family("unknown_loss_type_sigmoid_norm", _unknown("sigmoid_norm")),
     Family("unknown_loss_type_kto_pair", _unknown("kto_pair")),
     Family("inputs_unmodified", _case(8, "ipo", lengths="float", m=("around", 5.0, 3.0))),
-    Family("random", _random(torch.float32), draws=60),
-    Family("random_float64", _random(F64), draws=15),
+    Family("random", _random(torch.float32), draws=48),
+    Family("random_float64", _random(F64), draws=12),
     Family("device_defaults", _case(6, _OMIT), track_device=True),
     Family("device_robust", _case(6, "robust", eps=0.1, beta=0.5), track_device=True),
     Family("device_hinge", _case(6, "hinge", beta=0.5), track_device=True),
@@ -251,6 +251,18 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
             if key in outcome.extras and outcome.extras[key] is None:
                 outcome.extras[key] = torch.zeros_like(outcome.args[name])
     return outcome
+
+
+_ROUNDING: dict[int, tuple] = {}  # id(case) -> (case, figures): the three items of a case ask for the same figures
+
+
+def _rounding_of(case) -> tuple[float, float, float]:
+    hit = _ROUNDING.get(id(case))
+    if hit is None or hit[0] is not case:
+        if len(_ROUNDING) > 512:
+            _ROUNDING.clear()
+        hit = _ROUNDING[id(case)] = (case, _rounding(case.inputs.args))
+    return hit[1]
 
 
 def _rounding(args: dict) -> tuple[float, float, float]:
@@ -285,7 +297,7 @@ def tolerance_for(case, item: str, dtype: torch.dtype, expected_data) -> tuple[f
     rtol, atol = spec_api.TOLERANCES.get(dtype, (0.0, 0.0))
     size = float(expected_data.double().abs().max()) if expected_data.numel() else 0.0
     args = case.inputs.args
-    err, slope, curve = _rounding(args)
+    err, slope, curve = _rounding_of(case)
     if item.startswith("grad of"):
         return rtol, max(atol * max(1.0, size), 2 * curve * err / args[NAMES[0]].shape[0])
     return rtol, max(atol * max(1.0, size), 2 * slope * err)
