@@ -147,7 +147,7 @@ def _cases(seeds):
 
 
 def test_no_hinge_case_sits_near_the_kink_and_every_log_prob_is_at_most_zero():
-    for case in _cases(range(1, 9)):
+    for case in _cases(range(1, 5)):
         a = case.inputs.args
         assert all(float(a[n].max()) <= 0 for n in spec.NAMES if n in a), case.name
         if a.get("loss_type") == "hinge":
