@@ -82,7 +82,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
 }
 
 # Katas whose inputs are NumPy arrays or Python values: no tensor of theirs could live on a GPU.
-NO_TENSORS = {"softmax", "logistic-regression", "kmeans", "mlp-backprop", "roc-auc", "bpe", "knn", "decision-tree-split", "cosine-schedule"}
+NO_TENSORS = {"softmax", "logistic-regression", "kmeans", "mlp-backprop", "roc-auc", "bpe", "cosine-schedule", "linear-regression", "knn", "decision-tree-split"}
 
 
 def optional_arguments(kata: catalog.Kata) -> dict[str, tuple[str, Any]]:
