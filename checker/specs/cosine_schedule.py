@@ -330,3 +330,7 @@ MISTAKES = (
     Mistake("tensor_returned", _variant(returns="tensor_cos"), "cosine_branch"),
     Mistake("tensor_returned", _variant(returns="tensor"), "every_step"),
 )
+
+# `kata check cosine-schedule --bench`: a long schedule read at every one of its steps (a torch tensor built per step
+# shows here: ~100x the reference's Python floats).
+BENCH = ("W 2 000, T 100 000, every step 0 … 100 010", lambda g: _schedule(3e-4, 2_000, 100_000, 3e-5, _every(100_000)))
