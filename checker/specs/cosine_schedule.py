@@ -244,9 +244,9 @@ def _lr(step, max_lr, W, T, min_lr, *, warmup="zero", progress="decay", shape="c
 
     warmup: "zero" (contract), "nanogpt" ((s + 1)/(W + 1)), "build_nanogpt" ((s + 1)/W), "min_lr" (from min_lr),
     or a float start factor (LinearLR: from factor·max_lr); progress: "decay" (contract), "over_total"
-    ((s − W)/T), "from_zero" (s/T), "plus_one" ((s − W)/(T − W + 1)), "early" ((s − W + 1)/(T − W));
+    ((s - W)/T), "from_zero" (s/T), "plus_one" ((s - W)/(T - W + 1)), "early" ((s - W + 1)/(T - W));
     shape: "cosine", "full_period", "linear"; floor: "min_lr" (contract), "none" (the cosine goes on), "zero";
-    guard: the max(1, T − W) guard (False: a ZeroDivisionError at W = T); floor_first: the floor branch taken at
+    guard: the max(1, T - W) guard (False: a ZeroDivisionError at W = T); floor_first: the floor branch taken at
     step T too, before the cosine (nanoGPT's layout with >=: min_lr at W = T); min_lr_mode: "contract", "ignored"
     (decays to 0, min_lr held after), "ignored_all" (0 after too), "added" (min_lr + max_lr·cos); integer: "" or
     "warmup" / "progress" (floor division); arithmetic: "double", "float32_cos", "float32"; returns: "float",
