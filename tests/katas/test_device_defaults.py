@@ -77,6 +77,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "dropout": {"p": "device_defaults", "training": "device_defaults", "generator": "device_defaults"},
     "reward-model-loss": {"margin": "device", "center_rewards_coefficient": "device"},
     "grad-clip": {"norm_type": "device"},
+    "vit-patch-embed": {"class_token": "device"},
     "lstm-cell": {"bias": "device", "hx": "device"},
     "preference-losses": {"ref_chosen_logps": "device_simpo", "ref_rejected_logps": "device_simpo", "loss_type": "device_defaults", "beta": "device_defaults", "label_smoothing": "device_defaults", "simpo_gamma": "device_defaults", "chosen_lengths": "device_defaults", "rejected_lengths": "device_defaults"},
 }
