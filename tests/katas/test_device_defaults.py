@@ -83,7 +83,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
 }
 
 # Katas whose inputs are NumPy arrays or Python values: no tensor of theirs could live on a GPU.
-NO_TENSORS = {"softmax", "logistic-regression", "kmeans", "mlp-backprop", "roc-auc", "bpe", "cosine-schedule", "linear-regression", "knn", "decision-tree-split"}
+NO_TENSORS = {"softmax", "numpy-mha", "logistic-regression", "kmeans", "mlp-backprop", "roc-auc", "bpe", "cosine-schedule", "linear-regression", "knn", "decision-tree-split"}
 
 
 def optional_arguments(kata: catalog.Kata) -> dict[str, tuple[str, Any]]:
