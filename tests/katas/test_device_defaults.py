@@ -50,6 +50,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "gqa": {"mask": "device_no_mask"},
     "kv-cache": {"past_kv": "device_no_cache"},
     "flash-attention": {"block_size": "device_defaults", "causal": "device_defaults"},
+    "linear-attention": {"state": "device_defaults", "eps": "device_defaults"},
     "cross-entropy": {"ignore_index": "device", "label_smoothing": "device_defaults"},
     "top-p": {"top_k": "device_defaults", "top_p": "device_defaults"},
     "dpo-loss": {"beta": "device"},
