@@ -25,6 +25,7 @@ import pytest
 
 from checker.judge import spec as spec_api
 from checker.text import catalog
+from tests.spec_support import reference_of
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -58,7 +59,7 @@ def _torch_mha(x, w_q, w_k, w_v, w_o, num_heads, mask=None, b_q=None, b_k=None, 
 
 
 def _reference(**args):
-    from reference.numpy_mha import multi_head_attention
+    multi_head_attention = reference_of(catalog.get("numpy-mha"))  # loaded by path, never as `reference.*`
 
     return multi_head_attention(**args)
 

@@ -10,7 +10,9 @@ import pytest
 
 from checker.judge import spec as spec_api
 from checker.text import catalog
-from reference.numpy_mha import multi_head_attention as reference
+from tests.spec_support import reference_of
+
+reference = reference_of(catalog.get("numpy-mha"))  # loaded by path, never as `reference.*`
 
 KATA = catalog.get("numpy-mha")
 SPEC = importlib.import_module(KATA.spec_module)

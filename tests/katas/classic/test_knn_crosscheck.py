@@ -29,6 +29,7 @@ import pytest
 
 from checker.judge import spec as spec_api
 from checker.text import catalog
+from tests.spec_support import reference_of
 
 neighbors = pytest.importorskip("sklearn.neighbors")
 
@@ -45,7 +46,7 @@ def _sklearn(args, algorithm="brute"):
 
 
 def _reference(args):
-    from reference.knn import knn_predict
+    knn_predict = reference_of(catalog.get("knn"))  # loaded by path, never as `reference.*`
 
     return knn_predict(**args)
 

@@ -22,13 +22,14 @@ from checker.judge import spec as spec_api
 from checker.judge.mistakes import roundtrip
 from checker.text import catalog, i18n
 from tests.namer import first_failing_named_case
+from tests.spec_support import reference_of
 
 KNN = catalog.get("knn")
 SPEC = importlib.import_module(KNN.spec_module)
 
 
 def _ref(**args):
-    from reference.knn import knn_predict
+    knn_predict = reference_of(catalog.get("knn"))  # loaded by path, never as `reference.*`
 
     return knn_predict(**args)
 

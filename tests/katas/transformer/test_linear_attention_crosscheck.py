@@ -19,8 +19,11 @@ from __future__ import annotations
 import pytest
 import torch
 import torch.nn.functional as F
+from checker.text import catalog
+from tests.spec_support import reference_of
 
-from reference.linear_attention import causal_linear_attention as ref
+ref = reference_of(catalog.get("linear-attention"))  # loaded by path, never as `reference.*`
+
 
 DRAWS = 40
 

@@ -11,8 +11,10 @@ import torch.nn.functional as F
 from checker.judge import spec as spec_api
 from checker.specs import linear_attention as spec
 from checker.text import catalog
-from reference.linear_attention import causal_linear_attention as ref
 from tests.namer import first_failing_named_case
+from tests.spec_support import reference_of
+
+ref = reference_of(catalog.get("linear-attention"))  # loaded by path, never as `reference.*`
 
 KATA = catalog.get("linear-attention")
 

@@ -12,7 +12,10 @@ import pytest
 import torch
 
 from checker.specs.vit_patch_embed import weights
-from reference.vit_patch_embed import PatchEmbedding
+from checker.text import catalog
+from tests.spec_support import reference_of
+
+PatchEmbedding = reference_of(catalog.get("vit-patch-embed"))  # loaded by path, never as `reference.*`
 
 CONFIGS = [(32, 8, 3, 16), (64, 16, 3, 24), ((16, 32), 8, 2, 12), (4, 1, 3, 8)]
 

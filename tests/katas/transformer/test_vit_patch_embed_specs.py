@@ -10,8 +10,10 @@ import torch.nn.functional as F
 from checker.judge import spec as spec_api
 from checker.specs import vit_patch_embed as spec
 from checker.text import catalog
-from reference.vit_patch_embed import PatchEmbedding
 from tests.namer import first_failing_named_case
+from tests.spec_support import reference_of
+
+PatchEmbedding = reference_of(catalog.get("vit-patch-embed"))  # loaded by path, never as `reference.*`
 
 KATA = catalog.get("vit-patch-embed")
 
