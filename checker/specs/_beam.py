@@ -10,7 +10,8 @@ callable the learner's code is handed)
     model.row((5, 1, 7))                              # one row's log-probs as Python floats (the same numbers)
 
 A row's logits are a pure function of the row's tokens: `zlib.crc32` of the tokens (as int64 bytes), chained
-with the model's seed, seeds a `random.Random` that draws V standard normals, times `scale`; the eos token
+with the model's seed, picks V entries of a fixed table of 2**16 standard normals (torch's generator, seed 0),
+times `scale`; the eos token
 (`eos`, None: no bias) gets `eos_bias + eos_slope · n`, n = L' − prompt_len (the tokens generated so far, 0 for
 the prompt alone), so hypotheses end mid-way as they grow. The log-softmax is taken in Python float64, then
 rounded to the model's dtype (`row` returns the rounded values as Python floats). A call stacks its rows'
@@ -44,7 +45,6 @@ stable (additions are fine).
 from __future__ import annotations
 
 import math
-import random
 import zlib
 from array import array
 from collections import OrderedDict
@@ -58,6 +58,18 @@ from checker.text.i18n import tr
 GAP = 1e-4  # the smallest relative gap a case's reference runs may depend on (the contract's margin rule)
 _MEMO = 20_000  # rows kept per process (a case's five conventions and its mistakes share them)
 _ROWS: "OrderedDict[tuple, tuple[float, ...]]" = OrderedDict()
+
+
+_MASK = 2**16 - 1
+_STRIDE = 40_503  # odd: a row's V entries are V distinct table entries
+_NORMALS: list[float] = []
+
+
+def _normals() -> list[float]:
+    """2**16 standard normals, the same in every process (torch's generator, seed 0), drawn on first use."""
+    if not _NORMALS:
+        _NORMALS.extend(torch.randn(_MASK + 1, generator=torch.Generator().manual_seed(0), dtype=torch.float64).tolist())
+    return _NORMALS
 
 
 @dataclass(frozen=True)
@@ -96,8 +108,9 @@ class BeamModel:
 
     def _row(self, tokens: tuple[int, ...]) -> tuple[float, ...]:
         crc = zlib.crc32(array("q", tokens).tobytes(), self.seed & 0xFFFFFFFF)
-        rng = random.Random((self.seed >> 32) * 2**32 + crc)
-        logits = [self.scale * rng.gauss(0.0, 1.0) for _ in range(self.vocab)]
+        normals = _normals()
+        start = (crc ^ (self.seed >> 32)) & _MASK
+        logits = [self.scale * normals[(start + _STRIDE * j) & _MASK] for j in range(self.vocab)]
         if self.eos is not None:
             logits[self.eos] += self.eos_bias + self.eos_slope * max(0, len(tokens) - self.prompt_len)
         top = max(logits)
@@ -141,10 +154,10 @@ class LogProbFn:
 
 
 def rows_of(log_prob_fn: Any, seqs: Iterable[Sequence[int]]) -> list[tuple[float, ...]]:
-    """Log-probs of each row as Python floats: through the model's `row` when `log_prob_fn` is a LogProbFn (no torch
-    op), else by calling it on the stacked rows (any other callable, e.g. a test's)."""
+    """Log-probs of each row as Python floats: through the model's `row` when `log_prob_fn` is a LogProbFn or a
+    BeamModel (no torch op), else by calling it on the stacked rows (any other callable, e.g. a test's)."""
     seqs = [tuple(s) for s in seqs]
-    model = getattr(log_prob_fn, "model", None)
+    model = log_prob_fn if isinstance(log_prob_fn, BeamModel) else getattr(log_prob_fn, "model", None)
     if isinstance(model, BeamModel):
         return [model.row(s) for s in seqs]
     device = getattr(log_prob_fn, "device", "cpu")
@@ -176,9 +189,10 @@ class Margins:
         if d < self.smallest:
             self.smallest, self.where = d, where
 
-    def ranked(self, scores: Iterable[float], n: int | None = None, where: str = "") -> None:
-        """Scores that are sorted and cut after n (None: all ranked): consecutive gaps among the top n + 1."""
-        ordered = sorted(scores, reverse=True)
+    def ranked(self, scores: Iterable[float], n: int | None = None, where: str = "", ordered: bool = False) -> None:
+        """Scores that are sorted and cut after n (None: all ranked): consecutive gaps among the top n + 1.
+        ordered: the scores are sorted already, best first (saves the sort)."""
+        ordered = list(scores) if ordered else sorted(scores, reverse=True)
         if n is not None:
             ordered = ordered[:n + 1]
         for a, b in zip(ordered, ordered[1:]):
