@@ -76,12 +76,20 @@ def _remember(key: tuple, messages: tuple) -> None:
         _REFERENCE_CACHE.pop(next(iter(_REFERENCE_CACHE)))
 
 
+def _answered_under(messages: tuple) -> list[int] | None:
+    """The conventions a reference's kept answers were computed under, where not all of them (see `accepted`)."""
+    for header, _ in reversed(messages):
+        if header.get("m") == "done":
+            return header.get("conventions")
+    return None
+
+
 def accepted(kata: Kata, spec: Any, entry: Any, inputs: spec_api.Inputs, device: torch.device,
-             reset: Any = None) -> list[spec_api.Outcome]:
+             reset: Any = None, only: Iterable[int] | None = None) -> list[spec_api.Outcome]:
     """The reference's accepted answers on one case: the spec's `expected` hook (or its `call`) on the reference.
-    A spec with CONVENTIONS gets them from each convention's reference in turn, each answer tagged with its
-    convention's index; `reset()` puts the random state back before each one after the first (they draw what the
-    learner's run drew)."""
+    A spec with CONVENTIONS gets them from each convention's reference in turn (or from those `only` names), each
+    answer tagged with its convention's index; `reset()` puts the random state back before each one after the first
+    (they draw what the learner's run drew)."""
     hook = getattr(spec, "expected", None)
     call = getattr(spec, "call", spec_api.call)
 
@@ -92,9 +100,10 @@ def accepted(kata: Kata, spec: Any, entry: Any, inputs: spec_api.Inputs, device:
     if not conventions:
         return answers(entry)
     outcomes = []
-    for index, convention in enumerate(conventions):
-        if index and reset is not None:
+    for n, index in enumerate(range(len(conventions)) if only is None else only):
+        if n and reset is not None:
             reset()
+        convention = conventions[index]
         outcomes += [replace(o, convention=index) for o in answers(entry if convention.fn is None else convention.fn)]
     return outcomes
 
@@ -238,6 +247,7 @@ class _Run:
         # (case, each convention's answers, the learner's outcome, each convention's problems or None: not compared)
         self._by_convention: dict[str, tuple] = {}
         self._lead: int | None = None  # the convention every case so far matches, compared first
+        self._answered: list[int] = []  # the conventions the reference's answers are under (all, or the first only)
         self.convention: int | None = None
         self.followed: tuple[int, ...] = ()  # the conventions the file may follow, for the namer: the chosen one
         #                                      when it matches more cases than any other, else all (chosen first)
@@ -286,9 +296,10 @@ class _Run:
 
         serve(fd, run_case, self.cases)
 
-    def _reference_here(self) -> tuple | None:
+    def _reference_here(self, only: Iterable[int] | None = None) -> tuple | None:
         """The reference's answers, computed here while the learner's child runs (it was forked first, so it
-        never sees them); the messages its child would send, or None to fork that child after all.
+        never sees them); the messages its child would send, or None to fork that child after all. `only`: the
+        conventions to answer under (a spec with CONVENTIONS; default all), named in the "done" message.
 
         The reference is kata's own code, and this process already has torch: a second child cost a fork,
         and encoding and decoding every answer (kv-cache: a quarter of a check's CPU). On CPU only: a parent
@@ -301,6 +312,7 @@ class _Run:
         name = f"kata_reference_{self.kata.module}"
         saved = (list(sys.path), torch.get_rng_state(), numpy.random.get_state(), torch.get_default_dtype(),
                  torch.is_grad_enabled(), torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        only = None if only is None else tuple(only)
         messages: list[tuple[dict, list[bytes]]] = [({"m": "ready"}, [])]
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -311,14 +323,14 @@ class _Run:
                     reset_global_state(case.seed ^ i)
                     device = torch.device("cpu") if case.device_independent else self.device
                     outcomes = accepted(self.kata, self.spec, entry, case.inputs, device,
-                                        lambda: reset_global_state(case.seed ^ i))
+                                        lambda: reset_global_state(case.seed ^ i), only)
                     buffers: list[bytes] = []
                     header = {"m": "case", "i": i, "t": 0.0, "outcomes": [encode_outcome(o, buffers) for o in outcomes]}
                     messages.append((header, [bytes(b) for b in buffers]))
                     del outcomes
                     if self._draining is not None:
                         self.children.drain(self._draining)  # or the learner's child waits on a full pipe
-            messages.append(({"m": "done"}, []))
+            messages.append(({"m": "done"} if only is None else {"m": "done", "conventions": list(only)}, []))
         except Exception:  # noqa: BLE001 — the reference's child then runs it, and reports what failed
             return None
         finally:
@@ -353,7 +365,7 @@ class _Run:
         cached = _REFERENCE_CACHE.get(key)
         if cached is None:
             self._draining = learners[0]
-            cached = self._reference_here()
+            cached = self._reference_here(only=(0,) if getattr(self.spec, "CONVENTIONS", ()) else None)
             self._draining = None
             if cached:
                 _remember(key, cached)
@@ -361,6 +373,8 @@ class _Run:
         self._learners, self._reference_stream = learners, reference
         deadline = time.monotonic() + self.limits.seconds
         self._collect(learners if cached else learners + [reference], deadline)
+        if cached and _answered_under(cached) is not None and not self._passed_lead(learners):
+            reference = self._rejudged(key, cached, learners)
         self._learners, self._reference_stream = [], None
         if not cached and reference.has("done"):
             _remember(key, tuple(reference.messages))
@@ -370,6 +384,43 @@ class _Run:
             while len(_LEARNER_SECONDS) > 8:
                 _LEARNER_SECONDS.pop(next(iter(_LEARNER_SECONDS)))
         return self._judge(learner, reference)
+
+    def _passed_lead(self, learners: list[Stream]) -> bool:
+        """Whether the learner's answers all came back and every case passed under the first convention: a spec
+        with CONVENTIONS has the reference answer under that one first, and a file that follows it never needs the
+        others' (gpt2-block's reference ran twice a case: a third of a right file's cold check)."""
+        self._judge_ready()
+        return (all(s.has("done") for s in learners) and len(self._judged) == len(self.cases)
+                and all(r.status is Status.PASS for r in self._judged.values()))
+
+    def _rejudged(self, key: tuple, cached: tuple, learners: list[Stream]) -> Stream:
+        """The reference's answers under every convention (those under the first, kept, and the others computed
+        now), kept for the next check, and every case judged again against them."""
+        done = set(_answered_under(cached) or ())
+        rest = self._reference_here(only=[i for i in range(len(self.spec.CONVENTIONS)) if i not in done])
+        if rest is None:
+            raise RuntimeError(f"kata's reference for {self.kata.id} failed under one of its conventions")
+        more = {h["i"]: (h, b) for h, b in rest if h.get("m") == "case"}
+        merged = []
+        for header, buffers in cached:
+            if header.get("m") == "case":
+                extra_header, extra_buffers = more[header["i"]]
+                shift = len(buffers)
+                extra = [{**o, "value": codec.shifted(o["value"], shift),
+                          "extras": {k: codec.shifted(v, shift) for k, v in o["extras"].items()}}
+                         for o in extra_header["outcomes"]]
+                header, buffers = {**header, "outcomes": [*header["outcomes"], *extra]}, [*buffers, *extra_buffers]
+            elif header.get("m") == "done":
+                header = {"m": "done"}
+            merged.append((header, buffers))
+        full = tuple(merged)
+        _remember(key, full)
+        reference = Stream(-1, -1, messages=list(full))
+        self._reference_stream = reference
+        self._judged, self._by_convention, self._lead, self._answered = {}, {}, None, []
+        self.expected, self.got = {}, {}
+        self._judge_ready()
+        return reference
 
     def _spreads(self, key: tuple) -> bool:
         """Whether to run the learner's cases in two children: only when nothing else needs the other core (the
@@ -637,12 +688,13 @@ class _Run:
         groups = [[a for a in alternatives if a.convention == index] for index in range(count)]
         found: list[list[Problem] | None] = [None] * count
         self._by_convention[case.name] = (case, groups, got, found)
-        order = [i for i in (self._lead, *range(count)) if i is not None]
+        self._answered = [i for i in range(count) if groups[i]]  # the reference may have answered under the first only
+        order = [i for i in (self._lead, *self._answered) if i is not None]
         for index in dict.fromkeys(order):
             if not self._found(case.name, index) and (index == self._lead or self._matches_all(index)):
                 self._lead = index
                 return []
-        return found[0]
+        return found[self._answered[0]]
 
     def _found(self, name: str, index: int) -> list[Problem]:
         """The problems of one case under one convention, compared the first time they are asked for."""
@@ -670,7 +722,8 @@ class _Run:
         kept = [r for r in results if r.name in self._by_convention]
         inplace = {r.name: tuple(p for p in r.problems if p.kind == "inplace") for r in kept}
         names = [r.name for r in kept]
-        clean = [] if any(inplace.values()) else [i for i in range(len(conventions)) if self._matches_all(i, names)]
+        answered = self._answered  # every convention, unless the file passed under the first (execute)
+        clean = [] if any(inplace.values()) else [i for i in answered if self._matches_all(i, names)]
         if clean:
             chosen = clean[0]
             ahead = len(clean) == 1
@@ -681,11 +734,11 @@ class _Run:
                 weights = [_weight(problems) for problems in found]
                 return passed, -sum(w[0] for w in weights), -sum(w[1] for w in weights)
 
-            standings = [standing(index) for index in range(len(conventions))]
-            chosen = max(range(len(conventions)), key=lambda index: (standings[index], -index))
-            ahead = all(standings[chosen][0] > s[0] for i, s in enumerate(standings) if i != chosen)
+            standings = {index: standing(index) for index in answered}
+            chosen = max(answered, key=lambda index: (standings[index], -index))
+            ahead = all(standings[chosen][0] > s[0] for i, s in standings.items() if i != chosen)
         self.convention = chosen
-        self.followed = (chosen,) if ahead else (chosen, *(i for i in range(len(conventions)) if i != chosen))
+        self.followed = (chosen,) if ahead else (chosen, *(i for i in answered if i != chosen))
         cases = {c.name: c for c in self.cases}
         settled = []
         for result in results:

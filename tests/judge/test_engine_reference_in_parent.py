@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,48 @@ def test_a_second_check_with_the_same_seed_draws_its_cases_once_and_they_stay_as
     assert run_check(right, "gae", seed=5).passed
     assert drawn == [5]
     assert run_check(right, "gae", seed=6).passed and drawn == [5, 6]
+
+
+def test_a_file_following_the_first_convention_never_waits_for_the_others(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec with CONVENTIONS (gpt2-block's two GELU forms): the parent answers under the first convention only, and
+    computes the others' answers when the file leaves it (then kept, as a watcher re-checks). In one process, as
+    `kata watch` runs: the reference passes under tanh without the erf reference ever running; an erf file then
+    passes under erf (the kept answers completed); a wrong file fails; the tanh file passes again on the full
+    answers; and the verdicts are those of the full answers computed at once."""
+    from checker.specs import gpt2_block
+
+    monkeypatch.setattr(engine, "_REFERENCE_CACHE", {})
+    erf = gpt2_block.CONVENTIONS[1]
+    calls = []
+    original = erf.fn
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return original(*args, **kw)
+
+    monkeypatch.setattr(gpt2_block, "CONVENTIONS", (gpt2_block.CONVENTIONS[0], replace(erf, fn=counted)))
+    corpus = ROOT / "tests" / "corpus" / "gpt2_block"
+    right_erf = tmp_path / "erf" / "gpt2_block.py"
+    right_erf.parent.mkdir()
+    right_erf.write_text("# kata: gpt2-block\n" + (corpus / "right_nanogpt_erf_buffer.py").read_text())
+    wrong = tmp_path / "wrong" / "gpt2_block.py"
+    wrong.parent.mkdir()
+    wrong.write_text("# kata: gpt2-block\n" + (corpus / "wrong_relu.py").read_text())
+    tanh = _right(tmp_path, "gpt2-block")
+
+    first = run_check(tanh, "gpt2-block", name=False, draws=4)
+    assert first.passed and not calls
+    (kept,) = engine._REFERENCE_CACHE.values()
+    assert engine._answered_under(kept) == [0]
+    second = run_check(right_erf, "gpt2-block", name=False, draws=4)
+    assert second.passed and "erf" in second.convention and calls
+    (kept,) = engine._REFERENCE_CACHE.values()
+    assert engine._answered_under(kept) is None
+    assert not run_check(wrong, "gpt2-block", name=False, draws=4).passed
+    assert run_check(tanh, "gpt2-block", name=False, draws=4).passed
+    engine._REFERENCE_CACHE.clear()
+    assert not run_check(wrong, "gpt2-block", name=False, draws=4).passed
+    engine._REFERENCE_CACHE.clear()
+    again = run_check(right_erf, "gpt2-block", name=False, draws=4)
+    assert again.passed and again.convention == second.convention
