@@ -5,7 +5,7 @@ For every kata: each known mistake has a label and a fix in both languages; writ
 fails and is named as it declares (`# mistake: <key>`, `none` when no single variant models it; a drill is
 its own key) on one seed: a wrong file on seed 1 (it fails through the real engine on seed 11 too, in
 tests/katas/test_corpus.py), a drill on seed 2 (it is named through the real engine on seed 1, in
-tests/app/test_bug_drills.py); each rule a known mistake breaks is tested by a named case, on each of 20 seeds.
+tests/app/test_bug_drills.py); each rule a known mistake breaks is tested by a named case, on each of 10 seeds.
 All in process (tests/namer.py: the engine's own `mistakes.choose`, without its fork).
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_every_mistake_written_out_is_named_as_itself(kata_id, index, key, tmp_p
     mistake = spec_of(kata).MISTAKES[index]
     entry = written_out(kata, mistake, tmp_path)
     # One seed a mistake, seeds 1 and 2 in turn down a kata's list: every kata's namer meets both seeds, and the
-    # rules each mistake breaks are failed by a named case on 20 seeds (the last test of this file).
+    # rules each mistake breaks are failed by a named case on 10 seeds (the last test of this file).
     seed = WRITTEN_SEEDS[index % len(WRITTEN_SEEDS)]  # a variant that raises where it is wrong is named by its crashes
     named, results = name_in_process(kata, entry, seed, random_draws=DRAWS_OF.get(kata_id, DRAWS))
     assert any(r.status is not Status.PASS for r in results), f"{key} passes every case of seed {seed}"
@@ -83,6 +83,6 @@ COVERED = ("attention", "causal-mask", "offset-causal-mask", "sliding-window-mas
 def test_every_known_mistake_fails_a_named_case_on_every_seed(kata_id):
     """Each rule a known mistake breaks is tested by a named family, not left to the random draws."""
     kata = catalog.get(kata_id)
-    missed = [(m.key, seed) for m in spec_of(kata).MISTAKES for seed in range(20)
+    missed = [(m.key, seed) for m in spec_of(kata).MISTAKES for seed in range(10)
               if first_failing_named_case(kata, m.fn, seed) is None]
     assert not missed, f"{kata_id}: passes every named case: {missed[:10]}"

@@ -21,7 +21,7 @@ from checker.judge.worker import load_entry
 
 
 # The namer on both corpora and drills, every variant written out, and every variant caught by a named family on
-# 20 seeds: tests/katas/test_mistakes_named.py, whose COVERED holds both katas (it names as the engine does).
+# 10 seeds: tests/katas/test_mistakes_named.py, whose COVERED holds both katas (it names as the engine does).
 
 
 def test_a_float_result_has_one_signature_however_it_is_returned():
