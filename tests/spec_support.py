@@ -48,3 +48,17 @@ def cases(kata_id: str, seed: int = 1) -> list[spec_api.Case]:
 
 def family(kata_id: str, name: str, seed: int = 1) -> list[spec_api.Case]:
     return [c for c in cases(kata_id, seed) if c.family.name == name]
+
+
+class lazy_module:  # noqa: N801 — stands where a module object stood
+    """A cross-check's library (transformers, scikit-learn), imported by the first test that uses it, or that test
+    skipped when it is missing (`pytest.importorskip`): not at collection, where every xdist worker would import it
+    for tests another worker runs (transformers alone is 3-5 s of a worker's collection)."""
+
+    def __init__(self, name: str, reason: str | None = None) -> None:
+        self._name, self._reason = name, reason
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("_"):  # pytest's collection looks for its markers and fixtures on every module-level name
+            raise AttributeError(attr)
+        return getattr(pytest.importorskip(self._name, reason=self._reason), attr)

@@ -24,8 +24,9 @@ import pytest
 from checker.specs import decision_tree_split as spec
 from checker.text import catalog
 from checker.judge.worker import load_entry
+from tests.spec_support import lazy_module
 
-tree = pytest.importorskip("sklearn.tree", reason="scikit-learn is not installed (the [crosscheck] extra)")
+tree = lazy_module("sklearn.tree", reason="scikit-learn is not installed (the [crosscheck] extra)")
 
 
 def _reference():

@@ -29,9 +29,9 @@ import pytest
 
 from checker.judge import spec as spec_api
 from checker.text import catalog
-from tests.spec_support import reference_of
+from tests.spec_support import lazy_module, reference_of
 
-neighbors = pytest.importorskip("sklearn.neighbors")
+neighbors = lazy_module("sklearn.neighbors")
 
 KNN = catalog.get("knn")
 SPEC = importlib.import_module(KNN.spec_module)

@@ -23,8 +23,9 @@ import torch
 from checker.judge.worker import load_entry
 from checker.specs.grad_accumulation import VOCAB, MicroLM, ModelSpec
 from checker.text import catalog
+from tests.spec_support import lazy_module
 
-loss_utils = pytest.importorskip("transformers.loss.loss_utils")
+loss_utils = lazy_module("transformers.loss.loss_utils")
 
 BATCHES = 20
 FIGURES: dict[str, list[float]] = {}
