@@ -59,6 +59,6 @@ class lazy_module:  # noqa: N801 — stands where a module object stood
         self._name, self._reason = name, reason
 
     def __getattr__(self, attr: str):
-        if attr.startswith("_"):  # pytest's collection looks for its markers and fixtures on every module-level name
+        if attr.startswith(("__", "_pytest", "_mock")):  # what pytest's collection asks of every module-level name
             raise AttributeError(attr)
         return getattr(pytest.importorskip(self._name, reason=self._reason), attr)
