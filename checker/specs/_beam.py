@@ -11,9 +11,8 @@ callable the learner's code is handed)
 
 A row's logits are a pure function of the row's tokens: `zlib.crc32` of the tokens (as int64 bytes), chained
 with the model's seed, picks V entries of a fixed table of 2**16 standard normals (torch's generator, seed 0),
-times `scale`; the eos token
-(`eos`, None: no bias) gets `eos_bias + eos_slope · n`, n = L' − prompt_len (the tokens generated so far, 0 for
-the prompt alone), so hypotheses end mid-way as they grow. The log-softmax is taken in Python float64, then
+times `scale`; the eos token (`eos`, None: no bias) gets `eos_bias + eos_slope · n`, n = L' − prompt_len (the
+tokens generated so far, 0 for the prompt alone), so hypotheses end mid-way as they grow. The log-softmax is taken in Python float64, then
 rounded to the model's dtype (`row` returns the rounded values as Python floats). A call stacks its rows'
 values, so the answer for a row is bit-identical whether the learner asks one beam at a time or all beams at
 once, and a search written over `row` (the references, the margin runs: no torch ops per step) sees exactly the
@@ -33,6 +32,12 @@ A reference run records, in a `Margins`, the relative gap of every comparison it
     margins.ranked(finals)       # final scores that are ranked (the finished list): every consecutive gap
     margins.pair(a, b)           # one comparison (a stop test: best possible vs worst finished)
     margins.smallest             # the smallest relative gap recorded (inf when none)
+
+    margins.ranked(top, n, ordered=True)   # the same, for scores already sorted best first (no sort)
+
+Other helpers: `rows_of(log_prob_fn or BeamModel, seqs)` (rows as Python floats, no torch op for a case model),
+`gap(a, b)`, `final_score(raw, n, length_penalty)` (raw / n ** length_penalty with torch's float semantics at
+n = 0: ±inf or nan, never ZeroDivisionError).
 
 The relative gap of a and b is |a − b| / max(1, |a|, |b|) (`gap`): scores are sums of up to 20 log-probs, so a
 float32 accumulation is off by far less than GAP = 1e-4 of max(1, |score|). `redraw(g, build, runs)` draws seeds
