@@ -112,10 +112,13 @@ def current(kata: Kata, store: Store) -> Written | None:
 
 
 def shown(result, written: Written | None):
-    """The result as a report shows it: for a drill, without the mistake's name (the hints give it)."""
+    """The result as a report shows it: for a drill, without the mistake's name or the line a problem was made on
+    (the hints give them)."""
     if written is None:
         return result
-    cases = tuple(dataclasses.replace(c, mistake=None, mistake_hint=None) for c in result.cases)
+    cases = tuple(dataclasses.replace(c, mistake=None, mistake_hint=None,
+                                      problems=tuple(dataclasses.replace(p, where="") for p in c.problems))
+                  for c in result.cases)
     return dataclasses.replace(result, cases=cases)
 
 

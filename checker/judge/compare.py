@@ -9,12 +9,14 @@ import contextlib
 import contextvars
 import math
 import re
+from dataclasses import replace
 from typing import Any, Iterator
 
 import numpy as np
 import torch
 
 from checker.judge.codec import FloatScalar, Opaque, TensorValue
+from checker.judge.promotion import MADE_AT
 from checker.text.i18n import plural, tr
 from checker.judge.results import Mismatch, Problem
 from checker.judge.spec import Outcome, raised_problems, tolerance
@@ -105,6 +107,12 @@ def compare_outcome(kata: Any, spec: Any, case: Any, expected: Outcome, got: Out
         problems += compare_item(spec, case, name, exp, have[name])
     for name, exp in expected.extras.items():
         problems += compare_item(spec, case, name, exp, got.extras.get(name))
+    made = got.extras.get(MADE_AT)
+    if made and isinstance(made, (tuple, list)) and len(made) == 2:  # the line that turned float32 into float64
+        where = tr("line {n} made the first float64 value: `{code}` (under NumPy 2, a float32 array combined with a "
+                   "float64 array or a NumPy float64 scalar such as np.sqrt(d) is float64; a Python float keeps "
+                   "float32)", n=made[0], code=str(made[1])[:120])
+        problems = [replace(p, where=where) if p.kind == "dtype" else p for p in problems]
     return problems
 
 

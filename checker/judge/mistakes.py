@@ -59,6 +59,7 @@ import torch
 
 from checker.judge import codec
 from checker.judge import spec as spec_api
+from checker.judge.promotion import MADE_AT
 from checker.judge.compare import (compare_outcome, describe, float_of, is_float_scalar, item_words, split_outputs,
                                    verdict_only)
 from checker.text.i18n import tr
@@ -407,10 +408,11 @@ class _AtFloat32:
 
 
 def _plain_extras(outcome: spec_api.Outcome) -> dict[str, Any]:
-    """The extras that are findings in words (strings, numbers, tuples of them), not tensors."""
+    """The extras that are findings in words (strings, numbers, tuples of them), not tensors; not where in its file
+    the code made a float64 value (promotion.MADE_AT: a place, which the learner's file and a variant do not share)."""
     def plain(v: Any) -> bool:
         return isinstance(v, (str, int, float, bool)) or isinstance(v, (tuple, list)) and all(map(plain, v))
-    return {k: v for k, v in outcome.extras.items() if plain(v)}
+    return {k: v for k, v in outcome.extras.items() if plain(v) and k != MADE_AT}
 
 
 def _shape(value: Any) -> Any:

@@ -45,6 +45,8 @@ class Problem:
     mismatch: Mismatch | None = None
     expected: Any = None  # nested lists (small tensors only) for pictures and timelines
     got: Any = None
+    where: str = ""  # the line of the learner's file that did it, where kata can tell (a drill's report leaves it out:
+    #                  it is the second rung of the drill's hint ladder)
 
 
 @dataclass(frozen=True)

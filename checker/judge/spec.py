@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 import torch
 
+from checker.judge import promotion
 from checker.judge.devices import Simulation
 from checker.errors import KataError
 from checker.text.i18n import tr
@@ -254,6 +255,10 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
         value = fn(**args)
     wants_grads = inputs.grad_of or (module is not None and inputs.probe is not None)
     extras = gradients(value, args, inputs, module, device) if wants_grads else {}
+    if module is None and promotion.widened(inputs.args, value):  # which line made float32 float64 (NumPy 2)
+        line = promotion.first_float64_line(entry, inputs.args)
+        if line is not None:
+            extras = {**extras, promotion.MADE_AT: line}
     return Outcome(value, extras, args, laid)
 
 

@@ -193,6 +193,7 @@ def timed(entry: Callable[..., Any], fd: int) -> Callable[..., Any]:
             return entry(*args, **kwargs)
         finally:
             _large_calls.append({"name": size[0], "shape": size[1], "t": time.perf_counter() - started})
+    call.__wrapped__ = entry  # type: ignore[attr-defined] — a spec hook that looks at the learner's code finds it
     return call
 
 

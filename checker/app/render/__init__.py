@@ -369,6 +369,8 @@ def problem_text(problem: Problem, listed: bool = True) -> Text:
     mismatching elements when a figure beside it shows them."""
     text = Text("✗ ", style="bold red")
     text.append(problem.message)
+    if problem.where:
+        text.append("\n  " + problem.where)
     m = problem.mismatch
     if m is not None and problem.kind in ("values", "nonfinite", "precision") and (m.rtol or m.atol):
         if tuple(m.max_abs_index) == ():  # a 0-dim value: no index to point at
