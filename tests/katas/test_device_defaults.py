@@ -66,6 +66,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "clip-loss": {},
     "sample-token": {"temperature": "device", "generator": "device_no_generator"},
     "greedy-generate": {"eos_token_id": "device_defaults", "pad_token_id": "device_defaults"},
+    "beam-search": {"eos_token_id": "device_defaults", "length_penalty": "device_defaults", "num_return_sequences": "device_defaults", "pad_token_id": "device_defaults"},
     "beam-search-hf": {"eos_token_id": "device_defaults", "length_penalty": "device_defaults", "early_stopping": "device_defaults", "num_return_sequences": "device_defaults", "pad_token_id": "device_defaults"},
     "speculative-decoding": {},
     "int8-quant": {"dim": "device_symmetric", "symmetric": "device_symmetric"},
