@@ -1,0 +1,44 @@
+# kata: moe-layer
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Expert(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class MoELayer(nn.Module):
+    def __init__(self, dim, hidden_dim, num_experts, top_k=2, norm_topk_prob=True):
+        super().__init__()
+        self.num_experts = num_experts
+        self.top_k = top_k
+        self.norm_topk_prob = norm_topk_prob
+        self.gate = nn.Linear(dim, num_experts, bias=False)
+        self.experts = nn.ModuleList([Expert(dim, hidden_dim) for _ in range(num_experts)])
+
+    def forward(self, x):
+        B, L, C = x.shape
+        h = x.reshape(B * L, C)
+        router_logits = self.gate(h)
+        probs = F.softmax(router_logits, dim=-1)
+        weights, selected = torch.topk(probs, self.top_k, dim=-1)
+        if self.norm_topk_prob:
+            weights = weights / weights.sum(dim=-1, keepdim=True)
+
+        out = torch.zeros_like(h)
+        expert_mask = F.one_hot(selected, self.num_experts).permute(2, 1, 0)
+        for e, expert in enumerate(self.experts):
+            slot, token = torch.where(expert_mask[e])
+            if token.numel() == 0:
+                continue
+            y = expert(h[token]) * weights[token, slot, None]
+            out[token] = y
+        return out.reshape(B, L, C), router_logits

@@ -1,0 +1,39 @@
+# kata: moe-layer
+# why: returns the router's softmax probabilities where the raw logits are asked for
+# mistake: probabilities_as_logits
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Expert(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class MoELayer(nn.Module):
+    def __init__(self, dim, hidden_dim, num_experts, top_k=2, norm_topk_prob=True):
+        super().__init__()
+        self.top_k = top_k
+        self.norm_topk_prob = norm_topk_prob
+        self.gate = nn.Linear(dim, num_experts, bias=False)
+        self.experts = nn.ModuleList([Expert(dim, hidden_dim) for _ in range(num_experts)])
+
+    def forward(self, x):
+        B, L, C = x.shape
+        h = x.reshape(-1, C)
+        router_probs = F.softmax(self.gate(h), dim=-1)
+        w, e = router_probs.topk(self.top_k, dim=-1)
+        if self.norm_topk_prob:
+            w = w / w.sum(-1, keepdim=True)
+        out = torch.zeros_like(h)
+        for i, expert in enumerate(self.experts):
+            tok, slot = torch.where(e == i)
+            out = out.index_add(0, tok, expert(h[tok]) * w[tok, slot, None])
+        return out.view(B, L, C), router_probs

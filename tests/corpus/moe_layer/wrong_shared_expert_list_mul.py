@@ -1,0 +1,37 @@
+# kata: moe-layer
+# why: the expert list built by repeating one module, so every expert is the same SwiGLU (dense mixing otherwise right)
+# mistake: one_expert_shared
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class SwiGLU(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class MoELayer(nn.Module):
+    def __init__(self, dim, hidden_dim, num_experts, top_k=2, norm_topk_prob=True):
+        super().__init__()
+        self.top_k = top_k
+        self.norm_topk_prob = norm_topk_prob
+        self.gate = nn.Linear(dim, num_experts, bias=False)
+        self.experts = nn.ModuleList([SwiGLU(dim, hidden_dim)] * num_experts)
+
+    def forward(self, x):
+        B, L, C = x.shape
+        tokens = x.reshape(B * L, C)
+        logits = self.gate(tokens)
+        top_p, top_i = logits.softmax(-1).topk(self.top_k, dim=-1)
+        if self.norm_topk_prob:
+            top_p = top_p / top_p.sum(-1, keepdim=True)
+        mix = torch.zeros_like(logits).scatter(-1, top_i, top_p)
+        every = torch.stack([expert(tokens) for expert in self.experts], dim=1)
+        return torch.einsum("te,tec->tc", mix, every).reshape(B, L, C), logits

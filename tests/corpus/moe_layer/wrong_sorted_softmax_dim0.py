@@ -1,0 +1,45 @@
+# kata: moe-layer
+# why: sort-by-expert dispatch whose router softmax normalises over the token axis (dim=0)
+# mistake: softmax_over_tokens
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Expert(nn.Module):
+    def __init__(self, dim, hidden_dim):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden_dim, bias=False)
+        self.w2 = nn.Linear(hidden_dim, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden_dim, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class MoELayer(nn.Module):
+    def __init__(self, dim, hidden_dim, num_experts, top_k=2, norm_topk_prob=True):
+        super().__init__()
+        self.num_experts = num_experts
+        self.top_k = top_k
+        self.norm_topk_prob = norm_topk_prob
+        self.gate = nn.Linear(dim, num_experts, bias=False)
+        self.experts = nn.ModuleList(Expert(dim, hidden_dim) for _ in range(num_experts))
+
+    def forward(self, x):
+        shape = x.shape
+        h = x.reshape(-1, shape[-1])
+        logits = self.gate(h)
+        scores = torch.softmax(logits, dim=0)
+        weights, experts = scores.topk(self.top_k, dim=-1)
+        if self.norm_topk_prob:
+            weights = weights / weights.sum(dim=-1, keepdim=True)
+        flat = experts.reshape(-1)
+        token = torch.arange(h.shape[0], device=x.device).repeat_interleave(self.top_k)
+        order = flat.argsort()
+        counts = torch.bincount(flat, minlength=self.num_experts).tolist()
+        pieces = h[token[order]].split(counts)
+        y = torch.cat([self.experts[e](piece) for e, piece in enumerate(pieces)])
+        y = y * weights.reshape(-1)[order, None]
+        out = torch.zeros_like(h).index_add(0, token[order], y)
+        return out.reshape(shape), logits
