@@ -20,6 +20,8 @@ from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import (
     BAD_DIMS, bad_dims, call_module, compare_module, expected_in_float32, linear_params, pick, randint, randn,
 )
+from checker.specs._state import structure as _describe
+from checker.specs._state import unchanged
 
 CHUNKS, BRANCH = "chunks", "x_branch"
 PAST = ("past_kv[0]", "past_kv[1]")
@@ -158,30 +160,11 @@ class _Schedule:
         return value
 
 
-def _same(t: torch.Tensor, shape: tuple, saved: torch.Tensor) -> bool:
-    if tuple(t.shape) != shape or t.dtype != saved.dtype:
-        return False
-    now = t.detach()
-    if torch.equal(now, saved):
-        return True
-    return now.is_floating_point() and bool(((now == saved) | (now.isnan() & saved.isnan())).all())  # NaN == NaN here
-
-
 def _well_formed(value) -> bool:
     """(out, (k, v)), three tensors."""
     return (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], torch.Tensor)
             and isinstance(value[1], (tuple, list)) and len(value[1]) == 2
             and all(isinstance(t, torch.Tensor) for t in value[1]))
-
-
-def _describe(value) -> str:
-    """The structure of a return value in Python's notation: (Tensor(2, 6, 8), (Tensor(2, 2, 6, 3), …))."""
-    if isinstance(value, torch.Tensor):
-        return f"Tensor{tuple(value.shape)}".replace(",)", ")")
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:4]) + (", …" if len(value) > 4 else "")
-        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    return type(value).__name__
 
 
 def expected(kata, entry, inputs: Inputs, device: torch.device) -> list[Outcome]:
@@ -299,3 +282,7 @@ def _bench(g: torch.Generator) -> Inputs:
 
 # `kata check kv-cache --bench`: a prefill, then one decode step per token, each step on the cache.
 BENCH = ("B = 1, C = 512, H = 8: prefill 256 tokens, then 256 decode steps", _bench)
+
+
+def _same(t, shape: tuple, saved: torch.Tensor) -> bool:
+    return unchanged(t, shape, saved.dtype, saved)

@@ -22,6 +22,8 @@ from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import pick, randint, randn
 from checker.text.i18n import tr
+from checker.specs._state import structure as _describe
+from checker.specs._state import unchanged
 
 CHUNKS, POSITIONAL, NO_GRAD = "chunks", "positional", "no_grad"
 STATE = ("state[0]", "state[1]")
@@ -199,28 +201,11 @@ def _positional(entry):
     return positional
 
 
-def _same(t: Any, shape: tuple, saved: torch.Tensor) -> bool:
-    if not isinstance(t, torch.Tensor) or tuple(t.shape) != shape or t.dtype != saved.dtype:
-        return False
-    now = t.detach()
-    return torch.equal(now, saved) or bool(((now == saved) | (now.isnan() & saved.isnan())).all())
-
-
 def _well_formed(value: Any) -> bool:
     """(out, (S, z)), three tensors."""
     return (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[0], torch.Tensor)
             and isinstance(value[1], (tuple, list)) and len(value[1]) == 2
             and all(isinstance(t, torch.Tensor) for t in value[1]))
-
-
-def _describe(value: Any) -> str:
-    """The structure of a return value in Python's notation: (Tensor(2, 2, 8, 4), (Tensor(2, 2, 4, 4), …))."""
-    if isinstance(value, torch.Tensor):
-        return f"Tensor{tuple(value.shape)}".replace(",)", ")")
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:4]) + (", …" if len(value) > 4 else "")
-        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    return type(value).__name__
 
 
 def expected(kata, entry, inputs: Inputs, device: torch.device) -> list[Outcome]:
@@ -382,3 +367,7 @@ def _bench(g: torch.Generator) -> Inputs:
 
 # `kata check linear-attention --bench`: a prefill, then one recurrent step per token on the state.
 BENCH = ("B = 1, H = 8, D = Dv = 64: prefill 512 tokens, then 256 steps on the state", _bench)
+
+
+def _same(t, shape: tuple, saved: torch.Tensor) -> bool:
+    return unchanged(t, shape, saved.dtype, saved)

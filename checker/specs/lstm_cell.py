@@ -28,6 +28,8 @@ from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._training import pick, randint, randn, uniform
 from checker.text.i18n import tr
+from checker.specs._state import structure as _describe
+from checker.specs._state import unchanged as _same
 
 SEQUENCES = "sequences"  # Inputs.args: the length of each sequence the calls make, e.g. (3, 2)
 HX = ("hx[0]", "hx[1]")  # Inputs.args: the given (h_0, c_0) of the first sequence
@@ -191,26 +193,9 @@ def _kept(t: torch.Tensor) -> torch.Tensor:
     return t.detach().clone()
 
 
-def _same(t, shape: tuple, dtype: torch.dtype, saved: torch.Tensor) -> bool:
-    if not isinstance(t, torch.Tensor) or tuple(t.shape) != shape or t.dtype != dtype:
-        return False
-    now = t.detach()
-    return torch.equal(now, saved) or bool(((now == saved) | (now.isnan() & saved.isnan())).all())
-
-
 def _well_formed(value) -> bool:
     """(h, c): a tuple of two tensors (torch's return)."""
     return isinstance(value, tuple) and len(value) == 2 and all(isinstance(t, torch.Tensor) for t in value)
-
-
-def _describe(value) -> str:
-    """The structure of a return value in Python's notation: (Tensor(2, 4), Tensor(2, 4))."""
-    if isinstance(value, torch.Tensor):
-        return f"Tensor{tuple(value.shape)}".replace(",)", ")")
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value[:4]) + (", …" if len(value) > 4 else "")
-        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    return type(value).__name__
 
 
 def _fresh_findings(module: nn.Module, init: dict) -> tuple[tuple[str, str], ...]:
