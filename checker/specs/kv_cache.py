@@ -101,26 +101,10 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     module.to(device).eval()
     for name in inputs.grad_of:  # single-call cases: x and a given cache are leaves of the graph
         args[name] = args[name].detach().requires_grad_(True)
-    x = args["x"]
-    cache = (args[PAST[0]], args[PAST[1]]) if PAST[0] in args else None
     run = _Schedule(kata, module, device, track_device, inputs.simulate)
-    first = None
-    for n in inputs.args[CHUNKS]:
-        start = sum(run.lengths)
-        value = run.step(x[:, start:start + n], cache)
-        if value is None:
-            return run.malformed
-        if inputs.grad_of:
-            run.extras.update(spec_api.gradients(value, args, inputs, module, device))
-        cache = value[1]
-        first = cache if first is None else first
-    final = cache
-    if BRANCH in args:  # the first call's cache, continued a second time
-        value = run.step(args[BRANCH], first)
-        if value is None:
-            return run.malformed
-        n = len(run.lengths)
-        run.extras[f"k cache after call {n}"], run.extras[f"v cache after call {n}"] = _kept(value[1])
+    final = run.thread(args, inputs, ("k cache", "v cache"))
+    if final is None:
+        return run.malformed
     run.extras[INPLACE] = tuple(run.changed)
     written = {name: args[name] for name in ("x", BRANCH) if name in args}  # the engine checks these for writes
     return Outcome(_kept(final), run.extras, written)
@@ -142,6 +126,31 @@ class _Schedule:
         self.extras: dict = {}
         self.changed: list[tuple[int, int]] = []
         self.malformed: Outcome | None = None
+
+    def thread(self, args: dict, inputs: Inputs, names: tuple[str, str]):
+        """Call the module on x chunk by chunk (the case's CHUNKS), each call given the cache the one before returned
+        (a given cache first) and the gradients taken where the case asks; then the first call's cache continued a
+        second time where the case has a branch (its caches kept under `names`). The last cache of the chain, or
+        None when a call returned something malformed (`self.malformed` says what)."""
+        x = args["x"]
+        cache = (args[PAST[0]], args[PAST[1]]) if PAST[0] in args else None
+        first = None
+        for n in inputs.args[CHUNKS]:
+            start = sum(self.lengths)
+            value = self.step(x[:, start:start + n], cache)
+            if value is None:
+                return None
+            if inputs.grad_of:
+                self.extras.update(spec_api.gradients(value, args, inputs, self.module, self.device))
+            cache = value[1]
+            first = cache if first is None else first
+        if BRANCH in args:  # the first call's cache, continued a second time
+            value = self.step(args[BRANCH], first)
+            if value is None:
+                return None
+            n = len(self.lengths)
+            self.extras[f"{names[0]} after call {n}"], self.extras[f"{names[1]} after call {n}"] = _kept(value[1])
+        return cache
 
     def step(self, x: torch.Tensor, cache):
         n = len(self.lengths) + 1

@@ -32,12 +32,9 @@ from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs import _block
 from checker.specs._attention import pick, randint, randn
 from checker.specs._block import CAUSAL_AT, EARLIER, FRESH, NAMES
-from checker.specs.kv_cache import _inplace_problem, _kept, _Schedule
+from checker.specs.kv_cache import BRANCH, CHUNKS, INPLACE, PAST, _inplace_problem, _kept, _Schedule  # the kv-cache protocol
 from checker.text.i18n import tr
 
-CHUNKS, BRANCH = "chunks", "x_branch"
-PAST = ("past_kv[0]", "past_kv[1]")
-INPLACE = "caches changed in place"  # extras: ((call, 0 or 1), ...) for every cache a call modified
 RAISES = "AssertionError|ValueError"
 _BLOCKING = ("keys", "biases", "shape")  # findings after which the case's parameters cannot be loaded
 
@@ -240,30 +237,14 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     module.eval()
     for name in inputs.grad_of:  # single-call cases: x and a given cache are leaves of the graph
         args[name] = args[name].detach().requires_grad_(True)
-    x = args["x"]
-    cache = (args[PAST[0]], args[PAST[1]]) if PAST[0] in args else None
     run = _Schedule(kata, module, device, track_device, inputs.simulate)
     run.extras[FRESH] = found
-    first = None
-    for n in inputs.args[CHUNKS]:
-        start = sum(run.lengths)
-        value = run.step(x[:, start:start + n], cache)
-        if value is None:
-            return run.malformed
-        if inputs.grad_of:
-            run.extras.update(spec_api.gradients(value, args, inputs, module, device))
-        cache = value[1]
-        first = cache if first is None else first
-    final = cache
-    if BRANCH in args:  # the first call's cache, continued a second time
-        value = run.step(args[BRANCH], first)
-        if value is None:
-            return run.malformed
-        n = len(run.lengths)
-        run.extras[f"c_kv cache after call {n}"], run.extras[f"k_pe cache after call {n}"] = _kept(value[1])
+    final = run.thread(args, inputs, ("c_kv cache", "k_pe cache"))
+    if final is None:
+        return run.malformed
     at = inputs.show.get(CAUSAL_AT)
     if at is not None:
-        moves = _earlier_moves(module, x.detach(), run.extras["out of call 1"], at)
+        moves = _earlier_moves(module, args["x"].detach(), run.extras["out of call 1"], at)
         if moves is not None:
             run.extras[EARLIER] = moves
     run.extras[INPLACE] = tuple(run.changed)
