@@ -17,7 +17,8 @@ rounded to the model's dtype (`row` returns the rounded values as Python floats)
 values, so the answer for a row is bit-identical whether the learner asks one beam at a time or all beams at
 once, and a search written over `row` (the references, the margin runs: no torch ops per step) sees exactly the
 numbers the learner's code sees. Rows may hold any int64 tokens (pads after an eos included). Rows are
-memoised per model (an LRU of `_MEMO` rows), so several conventions' runs of one case pay for each row once.
+memoised per model (`rows(seqs)` looks the model's memo up once for a batch; the least recently used models' rows
+go once more than `_MEMO` rows are held), so several conventions' runs of one case pay for each row once.
 
 The callable raises TypeError for anything but an int64 tensor [N, L'] (N ≥ 1, L' ≥ 1) on its device (the
 device case and the simulated GPU catch a `torch.tensor(list)` made without `device=` through it), and it
@@ -62,7 +63,8 @@ from checker.text.i18n import tr
 
 GAP = 1e-4  # the smallest relative gap a case's reference runs may depend on (the contract's margin rule)
 _MEMO = 20_000  # rows kept per process (a case's five conventions and its mistakes share them)
-_ROWS: "OrderedDict[tuple, tuple[float, ...]]" = OrderedDict()
+_ROWS: "OrderedDict[BeamModel, dict[tuple, tuple[float, ...]]]" = OrderedDict()  # model -> its rows, oldest first
+_COUNT = 0  # the rows held in _ROWS
 
 
 _MASK = 2**16 - 1
@@ -100,26 +102,38 @@ class BeamModel:
     def row(self, tokens: Sequence[int]) -> tuple[float, ...]:
         """The log-probs [V] after `tokens` (the whole row: prompt, then generated tokens), as Python floats equal
         to the values the callable returns (rounded to the model's dtype)."""
-        key = (self, tuple(tokens))
-        hit = _ROWS.get(key)
-        if hit is not None:
-            _ROWS.move_to_end(key)
-            return hit
-        value = self._row(key[1])
-        _ROWS[key] = value
-        if len(_ROWS) > _MEMO:
-            _ROWS.popitem(last=False)
-        return value
+        return self.rows((tokens,))[0]
+
+    def rows(self, seqs: Iterable[Sequence[int]]) -> list[tuple[float, ...]]:
+        """`row` of each of `seqs`, the model's memo looked up once for them all."""
+        global _COUNT
+        memo = _ROWS.get(self)
+        if memo is None:
+            memo = _ROWS[self] = {}
+        else:
+            _ROWS.move_to_end(self)
+        out = []
+        for tokens in seqs:
+            key = tuple(tokens)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._row(key)
+                _COUNT += 1
+            out.append(value)
+        while _COUNT > _MEMO and len(_ROWS) > 1:
+            _COUNT -= len(_ROWS.popitem(last=False)[1])
+        return out
 
     def _row(self, tokens: tuple[int, ...]) -> tuple[float, ...]:
         crc = zlib.crc32(array("q", tokens).tobytes(), self.seed & 0xFFFFFFFF)
         normals = _normals()
         start = (crc ^ (self.seed >> 32)) & _MASK
-        logits = [self.scale * normals[(start + _STRIDE * j) & _MASK] for j in range(self.vocab)]
+        scale = self.scale  # entry j is normals[(start + _STRIDE · j) & _MASK]
+        logits = [scale * normals[i & _MASK] for i in range(start, start + _STRIDE * self.vocab, _STRIDE)]
         if self.eos is not None:
             logits[self.eos] += self.eos_bias + self.eos_slope * max(0, len(tokens) - self.prompt_len)
         top = max(logits)
-        norm = top + math.log(math.fsum(math.exp(x - top) for x in logits))
+        norm = top + math.log(math.fsum([math.exp(x - top) for x in logits]))
         values = [x - norm for x in logits]
         if self.dtype == torch.float32:
             values = array("f", values).tolist()  # rounded to float32, exactly as .to(float32) rounds
@@ -154,7 +168,7 @@ class LogProbFn:
         if seqs.device != self.device:
             raise TypeError(tr("log_prob_fn was called with tokens on {device}, the prompt is on {model}: make every "
                                "tensor on input_ids' device", device=seqs.device, model=self.device))
-        rows = [self.model.row(r) for r in seqs.tolist()]
+        rows = self.model.rows(seqs.tolist())
         return torch.tensor(rows, dtype=self.model.dtype, device=self.device)
 
 
@@ -164,7 +178,7 @@ def rows_of(log_prob_fn: Any, seqs: Iterable[Sequence[int]]) -> list[tuple[float
     seqs = [tuple(s) for s in seqs]
     model = log_prob_fn if isinstance(log_prob_fn, BeamModel) else getattr(log_prob_fn, "model", None)
     if isinstance(model, BeamModel):
-        return [model.row(s) for s in seqs]
+        return model.rows(seqs)
     device = getattr(log_prob_fn, "device", "cpu")
     out = log_prob_fn(torch.tensor(seqs, dtype=torch.int64, device=device))
     return [tuple(r) for r in out.double().tolist()]
@@ -200,8 +214,14 @@ class Margins:
         ordered = list(scores) if ordered else sorted(scores, reverse=True)
         if n is not None:
             ordered = ordered[:n + 1]
-        for a, b in zip(ordered, ordered[1:]):
-            self.pair(a, b, where)
+        smallest = self.smallest
+        for a, b in zip(ordered, ordered[1:]):  # `pair` inlined (the margin runs make tens of thousands)
+            if a == b == -math.inf:
+                continue
+            d = abs(a - b) / max(1.0, abs(a), abs(b))
+            if d < smallest:
+                smallest = self.smallest = d
+                self.where = where
 
     def __bool__(self) -> bool:  # a Margins passed as `margins=` is always on, even before anything is recorded
         return True

@@ -24,6 +24,7 @@ peaked model, a positional call and the defaults, the device case, random draws.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from typing import Any
 
 import torch
@@ -43,12 +44,45 @@ TOLERANCES = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-5, 1e-5)}
 def _rows(log_prob_fn, seqs):
     """Each row's log-probs as Python floats: the case model's own rows where it is one (no torch op), else one call."""
     model = getattr(log_prob_fn, "model", log_prob_fn)
-    if hasattr(model, "row"):
-        return [model.row(s) for s in seqs]
+    if hasattr(model, "rows"):
+        return model.rows(seqs)
     device = getattr(log_prob_fn, "device", "cpu")
     return [tuple(r) for r in log_prob_fn(torch.tensor(seqs, dtype=torch.int64, device=device)).double().tolist()]
 
 
+def _best(flat: list[float], n: int) -> list[int]:
+    """The indices of the n largest scores, best first, equal scores in their order in `flat`: what
+    sorted(candidates, key=lambda c: -c[0])[:n] keeps (both sorts are stable), without a tuple per candidate."""
+    return sorted(range(len(flat)), key=flat.__getitem__, reverse=True)[:n]
+
+
+def _expanded(log_prob_fn, prompt: tuple, beams: list, n: int, margins: Margins) -> list[tuple[float, tuple]]:
+    """The n best (raw, tokens) among every beam's every next token, best first (ties in beam, then token order),
+    the gaps among the n + 1 best recorded in `margins`. Only the kept candidates are made. On a case model the step
+    is kept a while (`_STEPS`): the refill conventions' runs of one draw share their beams until one stops, and the
+    shrinking beam shares them until its first eos."""
+    model = getattr(log_prob_fn, "model", log_prob_fn)
+    key = (model, prompt, tuple(beams), n) if hasattr(model, "rows") else None
+    kept = _STEPS.get(key) if key is not None else None
+    if kept is None:
+        rows = _rows(log_prob_fn, [prompt + b[1] for b in beams])
+        flat = [raw + p for (raw, _), row in zip(beams, rows) for p in row]
+        order = _best(flat, n + 1)
+        gaps = Margins()
+        gaps.ranked([flat[i] for i in order], n, ordered=True)
+        width = len(rows[0]) if rows else 0
+        kept = [(flat[i], beams[i // width][1] + (i % width,)) for i in order[:n]], gaps.smallest
+        if key is not None:
+            _STEPS[key] = kept
+            if len(_STEPS) > 4096:
+                _STEPS.clear()
+    top, smallest = kept
+    if smallest < margins.smallest:
+        margins.smallest, margins.where = smallest, ""
+    return top
+
+
+_STEPS: dict = {}  # (model, prompt, beams, n) -> (the n best candidates, their smallest gap): see `_expanded`
 _FOUND: dict = {}  # the latest searches on case models: the margin runs' answers are the conventions' answers
 
 
@@ -108,23 +142,31 @@ def _searched(log_prob_fn, input_ids, num_beams, max_new_tokens, eos_token_id, l
     if convention == "frozen":
         beams = [(0.0, (), 0)] * copies  # (raw, generated tokens, steps frozen)
         for t in range(1, T + 1):
-            cands = []
+            flat: list[float] = []  # every candidate's raw score, in the order the beams make them
+            spans = []  # (first index in flat, tokens, pads, row: None for a frozen beam carried as it is)
             live = [b for b in beams if "beams_not_frozen" in slips or not ends(b[1])]
             rows = iter(_rows(log_prob_fn, [prompt + b[1] for b in live]))
             for raw, toks, pads in beams:
                 if ends(toks) and "beams_not_frozen" not in slips:
                     if "frozen_keeps_scoring" in slips:
                         raw += _rows(log_prob_fn, [prompt + toks + (pad_token_id,) * pads])[0][pad_token_id]
-                    cands.append((raw, toks, pads + 1))
+                    spans.append((len(flat), toks, pads + 1, None))
+                    flat.append(raw)
                     continue
                 row = next(rows)
-                cands.extend((raw + row[v], toks + (v,), 0) for v in range(len(row)))
-            cands.sort(key=lambda c: -c[0])
-            m.ranked([c[0] for c in cands[:k + 1]], k, ordered=True)
-            dropped = [c for c in cands[k:] if ends(c[1]) and c[2] > 0]
-            if dropped:
-                ev.add("pushed_out")
-            beams = cands[:k]
+                spans.append((len(flat), toks, 0, row))
+                flat += [raw + p for p in row]
+            order = _best(flat, k + 1)
+            m.ranked([flat[i] for i in order], k, ordered=True)
+            starts = [span[0] for span in spans]
+            cands = []
+            for i in order[:k]:
+                start, toks, pads, row = spans[bisect_right(starts, i) - 1]
+                cands.append((flat[i], toks, pads) if row is None else (flat[i], toks + (i - start,), 0))
+            kept = set(order[:k])
+            if any(span[3] is None and span[0] not in kept for span in spans):
+                ev.add("pushed_out")  # a frozen beam fell out of the k best
+            beams = cands
             stop = "stops_when_best_ends" in slips and ends(beams[0][1])
             if all(ends(b[1]) for b in beams) or stop:
                 break
@@ -138,11 +180,7 @@ def _searched(log_prob_fn, input_ids, num_beams, max_new_tokens, eos_token_id, l
         beams = [(0.0, ())] * copies
         for t in range(1, T + 1):
             room = k - len(finished)
-            rows = _rows(log_prob_fn, [prompt + b[1] for b in beams])
-            cands = sorted(((raw + row[v], toks + (v,)) for (raw, toks), row in zip(beams, rows)
-                            for v in range(len(row))), key=lambda c: -c[0])
-            m.ranked([c[0] for c in cands[:room + 1]], room, ordered=True)
-            top = cands[:room]
+            top = _expanded(log_prob_fn, prompt, beams, room, m)
             last = t == T or "stops_when_best_ends" in slips and ends(top[0][1])
             live = []
             for raw, toks in top:
@@ -164,11 +202,7 @@ def _searched(log_prob_fn, input_ids, num_beams, max_new_tokens, eos_token_id, l
         width = k if "only_k_candidates" in slips else 2 * k
         beams = [(0.0, ())] * copies
         for t in range(1, T + 1):
-            rows = _rows(log_prob_fn, [prompt + b[1] for b in beams])
-            cands = sorted(((raw + row[v], toks + (v,)) for (raw, toks), row in zip(beams, rows)
-                            for v in range(len(row))), key=lambda c: -c[0])
-            m.ranked([c[0] for c in cands[:width + 1]], width, ordered=True)
-            top = cands[:width]
+            top = _expanded(log_prob_fn, prompt, beams, width, m)
             last = t == T or "stops_when_best_ends" in slips and ends(top[0][1])
             offered = []
             reach = width if "eos_any_rank" in slips else k

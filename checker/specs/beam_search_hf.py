@@ -67,12 +67,16 @@ def _search(rows: Callable, prompt: list[int], k: int, T: int, eos: int | None, 
     for t in range(1, T + 1):
         trace.stopped = t
         log_probs = rows([prompt + gen for _, gen in beams])
-        cands = sorted(((raw + p, b, v) for b, (raw, _) in enumerate(beams) for v, p in enumerate(log_probs[b])),
-                       key=lambda c: -c[0])
+        # Every candidate's raw score, beam by beam; the indices of the best, as sorted(…, key=-score) keeps them
+        # (stable: ties in beam, then token order), with no tuple per candidate.
+        flat = [raw + p for (raw, _), row in zip(beams, log_probs) for p in row]
+        order = sorted(range(len(flat)), key=flat.__getitem__, reverse=True)[:width * k + 1]
         if margins is not None:
-            margins.ranked([c[0] for c in cands[:width * k + 1]], width * k, ordered=True)
+            margins.ranked([flat[j] for j in order], width * k, ordered=True)
+        V = len(log_probs[0])
         offers, live = [], []
-        for i, (score, b, v) in enumerate(cands[:width * k]):
+        for i, j in enumerate(order[:width * k]):
+            score, (b, v) = flat[j], divmod(j, V)
             gen = beams[b][1] + [v]
             ends = v == eos or t == T
             if ends and (i < k or eos_ranks == "any"):
@@ -165,7 +169,7 @@ def _draw(g: torch.Generator, V: int, k: int, L: int, T: int, *, eos: bool = Tru
 
     def run(settings: dict, margins: Margins | None, model: BeamModel) -> Trace:
         switches = {name: value for name, value in settings.items() if name not in ("es", "lp")}
-        return _search(lambda seqs: [model.row(s) for s in seqs], prompt, k, T, eos_id, settings.get("lp", lp),
+        return _search(model.rows, prompt, k, T, eos_id, settings.get("lp", lp),
                        settings.get("es", es), r, margins, **switches)
 
     runs = [lambda model, margins: run({}, margins, model)]
