@@ -336,11 +336,33 @@ def _variant(phi="elu1", scale_q=False, phi_v=False, sums="causal", normaliser="
     return causal_linear_attention
 
 
+def _quadratic(phi: str):
+    """A feature map written in the masked quadratic form (φ(Q)φ(K)ᵀ ⊙ tril) V, the state added after: for a map
+    that can be negative or zero (elu alone, none at all) some denominators come near 0, where the summation order
+    decides the output, so the namer needs the slip in this order too (fla trains with this form)."""
+    def causal_linear_attention(q, k, v, state=None, eps=1e-6):
+        f = _PHI[phi]
+        pq, pk = f(q), f(k)
+        L = q.shape[-2]
+        keep = torch.tril(torch.ones(L, L, dtype=pq.dtype, device=q.device))
+        w = torch.einsum("bhid,bhjd->bhij", pq, pk) * keep
+        num, den = w @ v, w.sum(-1)
+        S, z = torch.einsum("bhjd,bhje->bhde", pk, v), pk.sum(-2)
+        if state is not None:
+            num = num + pq @ state[0]
+            den = den + torch.einsum("bhid,bhd->bhi", pq, state[1])
+            S, z = S + state[0], z + state[1]
+        return num / (den + eps).unsqueeze(-1), (S, z)
+    return causal_linear_attention
+
+
 MISTAKES = (
     Mistake("elu_without_plus_one", _variant(phi="elu")),
+    Mistake("elu_without_plus_one", _quadratic("elu"), variant="quadratic"),
     Mistake("relu_feature_map", _variant(phi="relu")),
     Mistake("exp_feature_map", _variant(phi="exp")),
     Mistake("no_feature_map", _variant(phi="identity")),
+    Mistake("no_feature_map", _quadratic("identity"), variant="quadratic"),
     Mistake("scaled_queries", _variant(scale_q=True)),
     Mistake("feature_map_on_values", _variant(phi_v=True)),
     Mistake("not_causal", _variant(sums="global")),

@@ -1,6 +1,6 @@
 # kata: linear-attention
-# why: F.elu without the + 1 in the quadratic form: phi can be negative, denominators come near 0 and the summation order decides those outputs, so no variant matches it (left unnamed rather than misnamed)
-# mistake: none
+# why: F.elu without the + 1 in the quadratic form: phi can be negative and denominators come near 0, where the summation order decides the output (named through the quadratic variant of the slip)
+# mistake: elu_without_plus_one
 import torch
 from torch.nn.functional import elu
 
