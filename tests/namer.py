@@ -31,7 +31,7 @@ from checker.text import catalog
 from tests.conftest import sampled, shared_cases
 
 CPU = torch.device("cpu")
-DRAWS = 12  # random draws per random family (the named families all run)
+DRAWS = 8  # random draws per random family (the named families all run)
 
 
 def spec_of(kata: catalog.Kata) -> Any:
