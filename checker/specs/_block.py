@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+import numpy as np
 import torch
 
 from checker.judge.compare import compare_outcome
@@ -71,3 +72,16 @@ def _causality(case, expected: Outcome, got: Outcome, say: Callable[..., str], a
         return []
     i = changed[0]
     return [Problem("rule", EARLIER, say(i=i, at=at, last=case.inputs.args["x"].shape[1] - 1, by=f"{float(moves[i]):.3g}"))]
+
+
+def scaled_tolerance(tolerances: dict):
+    """The module katas' rule for every output, cache and gradient: the dtype's rtol, and its atol × max(1,
+    max|expected|) — a spec's `tolerance_for`, given its own table (llama-block, gpt2-block, mla, moe-layer)."""
+    def tolerance_for(case, item: str, dtype: torch.dtype, expected: torch.Tensor | None):
+        if expected is None or dtype not in tolerances or not expected.numel() or not expected.is_floating_point():
+            return None
+        rtol, atol = tolerances[dtype]
+        # in NumPy where it can be: an item costs a microsecond there, ten in torch (a check has ~550 items)
+        peak = np.abs(expected.detach().numpy()).max() if expected.device.type == "cpu" else expected.abs().max()
+        return rtol, atol * max(1.0, float(peak))
+    return tolerance_for

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -129,14 +128,7 @@ FAMILIES = (
 )
 
 
-def tolerance_for(case, item: str, dtype: torch.dtype, expected: torch.Tensor | None):
-    """The contract's rule for the output and every gradient: rtol, and atol × max(1, max|expected|)."""
-    if expected is None or dtype not in TOLERANCES or not expected.numel():
-        return None
-    rtol, atol = TOLERANCES[dtype]
-    # in NumPy where it can be: an item costs a microsecond there, ten in torch (a check has ~550 items)
-    peak = np.abs(expected.detach().numpy()).max() if expected.device.type == "cpu" else expected.abs().max()
-    return rtol, atol * max(1.0, float(peak))
+tolerance_for = _block.scaled_tolerance(TOLERANCES)  # the contract's rule: rtol, atol × max(1, max|expected|)
 
 
 # ---------------------------------------------------------------- the module as built

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -28,6 +27,7 @@ from checker.judge.results import Problem
 from checker.judge.spec import Family, Inputs, Mistake, Outcome
 from checker.specs._attention import pick, randint, randn
 from checker.text.i18n import tr
+from checker.specs import _block
 
 PARAMETERS = "parameters"  # Inputs.show key marking the case that only builds the module
 POSITIONAL = "positional"  # Inputs.show key: MoELayer(C, I, E, k, flag) by position, forward under no_grad
@@ -307,13 +307,7 @@ def _few(names: str) -> str:
     return ", ".join(parts[:3]) + (", …" if len(parts) > 3 else "")
 
 
-def tolerance_for(case: spec_api.Case, item: str, dtype: torch.dtype, expected: torch.Tensor | None):
-    """out, router_logits and every gradient: rtol, and atol × max(1, max|expected|) (the contract's rule)."""
-    if expected is None or dtype not in TOLERANCES or not expected.numel() or not expected.is_floating_point():
-        return None
-    rtol, atol = TOLERANCES[dtype]
-    peak = np.abs(expected.detach().numpy()).max() if expected.device.type == "cpu" else expected.abs().max()
-    return rtol, atol * max(1.0, float(peak))
+tolerance_for = _block.scaled_tolerance(TOLERANCES)  # the contract's rule: rtol, atol × max(1, max|expected|)
 
 
 # ---------------------------------------------------------------- known mistakes
