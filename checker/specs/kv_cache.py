@@ -160,7 +160,7 @@ class _Schedule:
         self.lengths.append(x.size(1))
         if before is not None:
             for i, (shape, saved) in enumerate(before):
-                if not _same(cache[i], shape, saved):
+                if not unchanged(cache[i], shape, saved.dtype, saved):
                     self.changed.append((n, i))
         if not _well_formed(value):
             self.malformed = Outcome({"call": n, "returned": _describe(value)})
@@ -291,7 +291,3 @@ def _bench(g: torch.Generator) -> Inputs:
 
 # `kata check kv-cache --bench`: a prefill, then one decode step per token, each step on the cache.
 BENCH = ("B = 1, C = 512, H = 8: prefill 256 tokens, then 256 decode steps", _bench)
-
-
-def _same(t, shape: tuple, saved: torch.Tensor) -> bool:
-    return unchanged(t, shape, saved.dtype, saved)

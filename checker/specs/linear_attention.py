@@ -180,7 +180,7 @@ def _run(kata, entry, inputs: Inputs, args: dict, device: torch.device, track_de
                                      track_device).value
         grads = dict(zip((f"grad of {n}" for n in inputs.grad_of), grads))
         if before is not None:
-            changed += [(n, i) for i, (shape, saved) in enumerate(before) if not _same(state[i], shape, saved)]
+            changed += [(n, i) for i, (shape, saved) in enumerate(before) if not unchanged(state[i], shape, saved.dtype, saved)]
         if not _well_formed(value):
             return Outcome({"call": n, "returned": _describe(value)})
         extras.update(grads)
@@ -389,7 +389,3 @@ def _bench(g: torch.Generator) -> Inputs:
 
 # `kata check linear-attention --bench`: a prefill, then one recurrent step per token on the state.
 BENCH = ("B = 1, H = 8, D = Dv = 64: prefill 512 tokens, then 256 steps on the state", _bench)
-
-
-def _same(t, shape: tuple, saved: torch.Tensor) -> bool:
-    return unchanged(t, shape, saved.dtype, saved)
