@@ -216,7 +216,8 @@ def call(kata, entry, inputs: Inputs, device: torch.device, track_device: bool =
     would, threading its own cache. The causality case also runs x with its later tokens changed."""
     if inputs.raises is not None:
         return spec_api.call(kata, entry, inputs, device, track_device)
-    module = entry(**inputs.init)
+    with _block.linear_init_skipped():
+        module = entry(**inputs.init)
     found, names = _fresh_findings(module, inputs.init)
     if any(code in _BLOCKING for code, _ in found):
         return Outcome(None, {FRESH: found, NAMES: names})

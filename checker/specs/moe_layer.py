@@ -14,8 +14,7 @@ zeros (an expert no token chose keeps none in Mixtral's own loop).
 """
 from __future__ import annotations
 
-import contextlib
-from typing import Any, Iterator
+from typing import Any
 
 import torch
 import torch.nn as nn
@@ -150,7 +149,7 @@ def call(kata: Any, entry: Any, inputs: Inputs, device: torch.device, track_devi
     """Build the module and check its state_dict, convert it, load the parameters by name, run it, and take the
     gradients of (out · probe).sum() + (router_logits · probe₂).sum(). A device case runs whole in the simulation."""
     if PARAMETERS in inputs.show:
-        with _linear_init_skipped():
+        with _block.linear_init_skipped():
             module = entry(**inputs.init)
         return Outcome({name: list(t.shape) for name, t in module.state_dict().items()})
     simulated = spec_api.simulated_device(inputs, track_device)
@@ -167,7 +166,7 @@ def _run(entry: Any, inputs: Inputs, device: torch.device) -> Outcome:
         x = x.detach().requires_grad_(True)
     args = {"x": x}
     positional = POSITIONAL in inputs.show
-    with _linear_init_skipped():
+    with _block.linear_init_skipped():
         module = entry(*inputs.init.values()) if positional else entry(**inputs.init)
     own = dict(module.named_parameters())  # read once a case: by the fresh check, the load and the gradients
     found = fresh_findings(module, inputs.init, own)
@@ -185,24 +184,6 @@ def _run(entry: Any, inputs: Inputs, device: torch.device) -> Outcome:
         value = module(x)
     extras = _gradients(value, x, own, inputs.probe) if inputs.probe is not None else {}
     return Outcome(value, extras, args)
-
-
-@contextlib.contextmanager
-def _linear_init_skipped() -> Iterator[None]:
-    """nn.Linear's own init (kaiming_uniform_ on every weight: ~30% of building a layer, and a case builds 3E + 1
-    of them) left out while the module is built, the reference's and the learner's alike. The case then loads
-    every parameter by name, so the values an init draws are never compared; what the fresh-module check reads
-    (names, shapes, buffers, shared tensors) is as built, and an init the module writes itself still runs."""
-    saved = nn.Linear.reset_parameters
-    nn.Linear.reset_parameters = _no_init
-    try:
-        yield
-    finally:
-        nn.Linear.reset_parameters = saved
-
-
-def _no_init(self: nn.Linear) -> None:
-    pass
 
 
 def _load(module: nn.Module, own: dict[str, nn.Parameter], params: dict[str, torch.Tensor]) -> None:
