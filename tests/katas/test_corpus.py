@@ -28,7 +28,10 @@ def _learner_copy(tmp_path: Path, kata: catalog.Kata, source: Path) -> Path:
 
 
 @pytest.mark.parametrize("kata", catalog.KATAS, ids=lambda k: k.id)
-@pytest.mark.parametrize("seed", (1, 7, 1234))
+# Two seeds (three until 66 katas made these 198 whole checks two and a half minutes of the suite): every right file
+# of the corpus and every solution passes on one more, and the statistical katas' false-failure rates on right
+# answers are measured over many seeds in their own specs tests.
+@pytest.mark.parametrize("seed", (1, 1234))
 def test_reference_passes_as_a_learner_file(kata, seed, tmp_path):
     assert kata.reference_path.exists(), f"{kata.id} has no reference"
     result = run_check(_learner_copy(tmp_path, kata, kata.reference_path), kata.id, seed=seed)
