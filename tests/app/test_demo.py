@@ -25,7 +25,7 @@ from tests.conftest import run_check, shared_cases
 
 WITH_MISTAKES = [k for k in catalog.KATAS if demo.mistakes_of(k)]
 PAIRS = [(k, n) for k in WITH_MISTAKES for n in range(len(demo.mistakes_of(k)))]
-CASES_COMPARED = 25
+CASES_COMPARED = 12  # the named cases first: a file that drops a helper or a switch differs on most of them
 
 
 def _outputs(value):
