@@ -652,8 +652,9 @@ def _factories() -> dict[Any, tuple[str, bool, bool]]:
 _FACTORY_TABLE: dict | None = None
 
 
-def _learner_call(name: str) -> str:
-    """The factory call as the learner wrote it (`torch.empty(n)`), from the innermost frame outside kata and torch."""
+def _learner_call(name: str, target: bool = False) -> str:
+    """The factory call as the learner wrote it (`torch.empty(n)`), from the innermost frame outside kata and torch;
+    with `target`, the name it is assigned to where there is one (`out`)."""
     import linecache
 
     import torch
@@ -665,7 +666,10 @@ def _learner_call(name: str) -> str:
     if frame is not None:
         line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
         try:
-            for node in ast.walk(ast.parse(line.rstrip(":") if line.endswith(":") else line)):
+            for node in ast.walk(ast.parse(line)):
+                if target and isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                        isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+                    return node.targets[0].id
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == name:
                     return ast.get_source_segment(line, node) or line
         except SyntaxError:
@@ -698,7 +702,7 @@ def _mode(call: _Call) -> Any:
             if host and kwargs.get("device") is None:
                 call.no_device.append(_learner_call(name))
             if name in _EMPTY or name in _KEEP:
-                return _band(call, made, lambda: _learner_call(name), fill=empty)
+                return _band(call, made, lambda: _learner_call(name, target=True), fill=empty)
             return made
 
     return Allocations()
@@ -802,44 +806,55 @@ _BLOCK_POINTERS = {"make_block_ptr", "advance", "make_tensor_descriptor", "load_
                    "store_tensor_descriptor", "TensorDescriptor", "tensor_descriptor"}
 
 
-def _decorator_names(node: ast.AST) -> set[str]:
-    names = set()
+def _decorators(node: ast.AST) -> list[tuple[str, int]]:
+    found = []
     for decorator in getattr(node, "decorator_list", ()):
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        names.add(ast.unparse(target))
+        found.append((ast.unparse(target).split(".")[-1], decorator.lineno))
+    return found
+
+
+def _root(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _imported(tree: ast.Module, package: str) -> set[str]:
+    """The names under which `package` (or a part of it) is imported in the file."""
+    names = {package}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names
+                      if alias.name.split(".")[0] == package}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package:
+            names |= {alias.asname or alias.name for alias in node.names}
     return names
-
-
-def _is_jit(node: ast.AST) -> bool:
-    return any(name.split(".")[-1] == "jit" for name in _decorator_names(node))
 
 
 def refusals(tree: ast.Module) -> list[tuple[int, str]]:
     """What the Triton family refuses before running, found in the syntax tree: (line, message)."""
-    torch_names = {"torch"}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            torch_names |= {alias.asname or alias.name for alias in node.names if alias.name.split(".")[0] == "torch"}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
-            torch_names |= {alias.asname or alias.name for alias in node.names}
+    torch_names, triton_names = _imported(tree, "torch"), _imported(tree, "triton") | {"tl"}
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if any(name.split(".")[-1] == "autotune" for name in _decorator_names(node)):
-                found.append((node.lineno, tr(
-                    "@triton.autotune: the checker passes the block sizes itself, and autotuning needs a GPU driver "
-                    "(under Triton's interpreter it fails with \"0 active drivers\"); take the blocks as arguments "
-                    "instead")))
-            if _is_jit(node):
+            decorators = _decorators(node)
+            for name, line in decorators:
+                if name == "autotune":
+                    found.append((line, tr(
+                        "@triton.autotune: the checker passes the block sizes itself, and autotuning needs a GPU "
+                        "driver (under Triton's interpreter it fails with \"0 active drivers\"); take the blocks as "
+                        "arguments instead")))
+            if any(name == "jit" for name, _ in decorators):
                 for inner in ast.walk(node):
-                    if isinstance(inner, ast.Name) and inner.id in torch_names:
+                    if isinstance(inner, ast.Name) and inner.id in torch_names and isinstance(inner.ctx, ast.Load):
                         found.append((inner.lineno, tr(
                             "`{name}` inside the @triton.jit function {kernel}: a kernel cannot call torch (it runs on "
                             "the GPU); use tl.* operations there, and torch only in the wrapper", name=inner.id,
                             kernel=node.name)))
                         break
-        elif isinstance(node, ast.Attribute) and node.attr in _BLOCK_POINTERS or \
-                isinstance(node, ast.Name) and node.id in {"TensorDescriptor"}:
+        elif isinstance(node, ast.Attribute) and node.attr in _BLOCK_POINTERS and _root(node) in triton_names or \
+                isinstance(node, ast.Name) and node.id == "TensorDescriptor":
             name = node.attr if isinstance(node, ast.Attribute) else node.id
             found.append((node.lineno, tr(
                 "{name}: block pointers and tensor descriptors are not used in these katas (block pointers are gone "
@@ -852,9 +867,4 @@ def refusals(tree: ast.Module) -> list[tuple[int, str]]:
             found.append((node.value.lineno, tr(
                 "{request}: TF32 is not allowed here; float32 cases are compared at float32 accuracy (the checker's "
                 "dots are IEEE float32), and a GPU's TF32 would not meet it", request=ast.unparse(node))))
-    seen, unique = set(), []
-    for line, message in sorted(found):
-        if (line, message) not in seen:
-            seen.add((line, message))
-            unique.append((line, message))
-    return unique
+    return sorted(set(found))
