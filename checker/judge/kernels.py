@@ -36,9 +36,11 @@ pass) and replaces them once per process:
 argument copied into a NaN-banded buffer (its own strides; 64 elements each side and the gaps of a
 strided view hold NaN, integers their maximum), under a TorchFunctionMode that bands and
 NaN-fills every `empty*` / `new_empty` the wrapper makes (zeros, ones, full are banded too, keeping
-their values) and records factory calls made without `device=`. It returns a `Guarded`: the value,
-the launches, the first guard error, the returned tensor's elements never stored, inputs whose bands
-or gaps changed, inputs changed in place, the no-device calls, and the inputs the value aliases.
+their values) and records the factory calls made without `device=` whose tensor then reaches a kernel
+or is returned (on a GPU the kernel would be handed a host pointer; `.to(x.device)` of it is fine).
+It returns a `Guarded`: the value, the launches, the first guard error, the returned tensor's
+elements never stored, inputs whose bands or gaps changed, inputs changed in place, the no-device
+calls, and the inputs the value aliases.
 
 `refusals(tree)` finds what the family refuses before running (autotune, torch inside a kernel, block
 pointers and descriptors, TF32 requests). The GPU-frontend compile is in checker.judge.kernel_compile.
@@ -46,7 +48,8 @@ pointers and descriptors, TF32 requests). The GPU-frontend compile is in checker
 Importing this module never imports triton (only `enter_interpreter` does), nor torch until a
 function needs it. API additions to the brief's (nothing listed there was changed):
 `Guarded.aliases` (inputs whose memory the returned value shares), `Launch.programs`,
-`interpreted()`, `poison(dtype)`, `BAND`.
+`interpreted()`, `listen(callback)` (each launch as it starts, grid known), `check_hooked(module)`,
+`poison(dtype)`, `BAND`.
 """
 from __future__ import annotations
 
@@ -71,7 +74,8 @@ HOOKED = (("InterpreterBuilder", "create_masked_load"), ("InterpreterBuilder", "
           ("InterpreterBuilder", "create_atomic_rmw"), ("InterpreterBuilder", "create_atomic_cas"),
           ("InterpreterBuilder", "create_dot"), ("InterpreterBuilder", "set_grid_dim"),
           ("GridExecutor", "__call__"), ("InterpretedFunction", "__call__"), ("InterpretedFunction", "rewrite"),
-          ("InterpreterBuilder", "set_grid_idx"), ("interpreter_builder", "grid_idx"), ("", "_patch_lang"), ("", "TensorHandle"), ("", "InterpreterError"))
+          ("InterpreterBuilder", "set_grid_idx"), ("interpreter_builder", "grid_idx"), ("", "_patch_lang"),
+          ("", "TensorHandle"), ("", "InterpreterError"))
 
 
 class GuardError(Exception):
@@ -174,6 +178,7 @@ class _Call:
         self.launches: list[Launch] = []
         self.error: GuardError | None = None
         self.no_device: list[str] = []
+        self.host: dict[int, str] = {}  # storage address -> the factory call that made it on the CPU without device=
         self.buffers: list[Any] = []  # keeps the banded allocations alive as long as the call
 
 
@@ -195,6 +200,15 @@ _call: _Call | None = None
 _launch: _LaunchState | None = None
 _launch_count = 0
 _hooks: dict[str, Any] | None = None  # the originals, once installed
+_PATCH_ONCE = True  # off only to measure what patching triton.language once per launch saves
+_listener: Callable[[Launch], None] | None = None
+
+
+def listen(callback: Callable[[Launch], None] | None) -> None:
+    """Call `callback(launch)` as each launch starts, its grid known, before its programs run (the learner's child
+    tells the parent, so that a case which runs out of time can say what it launched); None stops it."""
+    global _listener
+    _listener = callback
 
 
 # ---------------------------------------------------------------- entering the interpreter
@@ -294,6 +308,8 @@ def _install(itp: Any) -> None:
         if _launch is not None:
             _launch.grid = (int(nx), int(ny), int(nz))
             _launch.record.grid = _launch.grid
+            if _listener is not None:
+                _listener(_launch.record)
         return original["grid_dim"](self, nx, ny, nz)
 
     def grid_call(self, *args, **kwargs):
@@ -336,7 +352,7 @@ def _install(itp: Any) -> None:
         if _launch is None:
             return original["patch_lang"](fn)
         langs = {id(v) for v in fn.__globals__.values() if v is tl or v is tl.core}
-        if langs and langs <= _launch.patched:
+        if langs and langs <= _launch.patched and _PATCH_ONCE:
             return _Unpatched
         scope = original["patch_lang"](fn)
         _launch.patched |= langs
@@ -499,6 +515,8 @@ def _regions_of(args: tuple, kwargs: dict) -> list[_Region]:
         address = storage.data_ptr()
         if address == 0 or address in seen:
             return
+        if _call.host:
+            _note_host(_call, base)
         region = _call.regions.get(address)
         if region is None:
             region = _Region(address, address + storage.nbytes(), _tensor_name(base))
@@ -679,13 +697,35 @@ def _learner_call(name: str, target: bool = False) -> str:
     return f"torch.{name}(…)"
 
 
+def _moved(func: Any, args: tuple, kwargs: dict) -> bool:
+    """Whether a `.to(...)` / `.cuda()` / `.type_as(other)` call names a device (not a dtype alone)."""
+    import torch
+
+    if func is not torch.Tensor.to:
+        return True
+    for value in (*args[1:], *kwargs.values()):
+        if isinstance(value, (torch.device, torch.Tensor)) or isinstance(value, str) and not value.startswith("torch."):
+            return True
+    return False
+
+
+def _note_host(call: _Call, tensor: Any) -> None:
+    """A tensor made on the CPU without device= reached a kernel or the result: on a GPU that is a host pointer."""
+    label = call.host.pop(tensor.untyped_storage().data_ptr(), None)
+    if label is not None:
+        call.no_device.append(label)
+
+
 def _mode(call: _Call) -> Any:
     from torch.overrides import TorchFunctionMode
+
+    import torch
 
     global _FACTORY_TABLE
     if _FACTORY_TABLE is None:
         _FACTORY_TABLE = _factories()
     table = _FACTORY_TABLE
+    moves = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.type_as}
 
     class Allocations(TorchFunctionMode):
         """Bands and NaN-fills what the wrapper allocates; records allocations made without device=."""
@@ -694,15 +734,18 @@ def _mode(call: _Call) -> Any:
             kwargs = kwargs or {}
             entry = table.get(func)
             if entry is None:
-                return func(*args, **kwargs)
+                made = func(*args, **kwargs)
+                if func in moves and _launch is None and _moved(func, args, kwargs) and isinstance(made, torch.Tensor):
+                    call.host.pop(made.untyped_storage().data_ptr(), None)  # `.to(x.device)`: where it is asked to be
+                return made
             name, empty, host = entry
             made = func(*args, **kwargs)
             if _launch is not None:  # triton's own bookkeeping inside a launch
                 return made
-            if host and kwargs.get("device") is None:
-                call.no_device.append(_learner_call(name))
             if name in _EMPTY or name in _KEEP:
-                return _band(call, made, lambda: _learner_call(name, target=True), fill=empty)
+                made = _band(call, made, lambda: _learner_call(name, target=True), fill=empty)
+            if host and kwargs.get("device") is None and isinstance(made, torch.Tensor):
+                call.host[made.untyped_storage().data_ptr()] = _learner_call(name)
             return made
 
     return Allocations()
@@ -731,6 +774,8 @@ def run_guarded(wrapper: Callable[..., Any], args: dict, *, block_bound: int | N
     finally:
         _call = previous
     error = error or call.error
+    if isinstance(value, torch.Tensor) and call.host:
+        _note_host(call, value)
     return Guarded(value=None if error else value, launches=call.launches, error=error,
                    unstored=0 if error else _unstored(call, value), around=_around(call), modified=_modified(call),
                    no_device=call.no_device, aliases=[] if error else _aliases(call, value))

@@ -96,12 +96,12 @@ CASES = {
     "layernorm_eps_outside": layernorm_case, "online_softmax_max_zero": lambda: online_case("deep"),
     "matmul_fp16_acc": lambda: matmul_case("half"), "matmul_k_tail": lambda: matmul_case("float"),
     "matmul_bk8": lambda: matmul_case("float"), "matmul_grid_swapped": lambda: matmul_case("float"),
-    "reduce_plain_store": reduce_case, "attention_causal_lt": attention_case,
+    "reduce_plain_store": reduce_case, "reduce_reset_race": reduce_case, "attention_causal_lt": attention_case,
 }
 CASES.update({name: add_case for name in ("add_no_load_mask", "add_no_store_mask", "add_heap_store", "add_floor_grid",
                                           "add_pid_without_block", "add_torch_result", "add_no_device", "add_in_place",
                                           "add_band_write", "add_fixed_block", "add_never_written",
-                                          "add_name_error")})
+                                          "add_name_error", "add_store_twice")})
 COMPILED = ("matmul", "matmul_fp16_acc")  # each costs a fresh process (about a second): the two that matter
 
 

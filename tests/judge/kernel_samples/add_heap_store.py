@@ -1,5 +1,6 @@
 # expect: out_of_bounds
-# why: an offset in bytes-times-block: every program but the first stores far past out, which corrupts the heap and aborts the process without guards.
+# why: the offsets multiplied by 4096 (a stride mixed up with a size): the store lands far past out, which
+# corrupts the heap and aborts the process without guards.
 import torch
 import triton
 import triton.language as tl

@@ -1,5 +1,6 @@
 # expect: raised
-# why: a name the kernel never defined: the learner's own NameError, with the kernel's line, not the interpreter's wrapper.
+# why: a name the kernel never defined: the learner's own NameError, with the kernel's line, not the interpreter's
+# wrapper.
 import torch
 import triton
 import triton.language as tl

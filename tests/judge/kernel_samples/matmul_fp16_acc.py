@@ -1,5 +1,6 @@
 # expect: compile
-# why: a float16 accumulator: `acc += tl.dot(a, b)` makes it float32, a loop-carried type change only a GPU compile rejects.
+# why: a float16 accumulator: `acc += tl.dot(a, b)` makes it float32, a loop-carried type change only a GPU compile
+# rejects.
 import torch
 import triton
 import triton.language as tl

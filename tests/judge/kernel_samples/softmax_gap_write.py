@@ -15,7 +15,8 @@ def softmax_kernel(x_ptr, out_ptr, n_cols, stride_x, stride_out, BLOCK: tl.const
     num = tl.exp(x)
     y = num / tl.sum(num, axis=0)
     tl.store(out_ptr + row * stride_out + cols, y.to(out_ptr.dtype.element_ty), mask=mask)
-    tl.store(x_ptr + row * stride_x + n_cols + cols, y.to(out_ptr.dtype.element_ty), mask=mask & (n_cols + cols < stride_x) & (row + 1 < tl.num_programs(0)))
+    gap = mask & (n_cols + cols < stride_x) & (row + 1 < tl.num_programs(0))
+    tl.store(x_ptr + row * stride_x + n_cols + cols, y.to(out_ptr.dtype.element_ty), mask=gap)
 
 
 def softmax(x):

@@ -1,0 +1,24 @@
+# expect: pass
+# why: a program that stores its block twice (a first draft, then the sum): the same program writing an
+# address again is no race.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+def add(x, y, BLOCK=256):
+    out = torch.empty_like(x)
+    n = x.numel()
+    add_kernel[(triton.cdiv(n, BLOCK),)](x, y, out, n, BLOCK=BLOCK)
+    return out
