@@ -14,9 +14,9 @@ kernel (float32 and float16 launches differ; the blocks are constexprs). The chi
 learner's child is (checker.judge.worker.isolate: its own process group, sealed from kata's solutions,
 Landlock where there is one, its output captured, its memory bounded), because loading the learner's
 file runs the learner's code; its answer goes back on a descriptor of its own. It answers one line
-per kernel and signature that does not compile: the compiler's last line and the constexprs
-("matmul_kernel (BK=8): Loop-carried variable acc has initial type <['32', '32'], fp16> but is
-re-assigned to <['32', '32'], fp32> in loop! ..."). A child that runs past `timeout` is ended and
+per kernel and signature that does not compile: the kernel, its constexprs and the compiler's last
+line ("matmul_kernel (BM=32, BN=32, BK=32): Loop-carried variable acc has initial type <['32', '32'],
+fp16> but is re-assigned to <['32', '32'], fp32> in loop! ..."). A child that runs past `timeout` is ended and
 says so.
 """
 from __future__ import annotations
@@ -262,7 +262,7 @@ def main() -> None:
                 continue
             said = _compile(fn, item["signature"], context)
             if said is not None:
-                problems.append(tr("{kernel} ({constexprs}) does not compile for a GPU: {error}", kernel=item["kernel"],
+                problems.append(tr("{kernel} ({constexprs}): {error}", kernel=item["kernel"],
                                    constexprs=_constexpr_words(item["signature"]), error=said))
     except BaseException as error:  # noqa: BLE001 — the file ran in the interpreter pass; here only the compile counts
         problems.append(tr("the GPU compile check could not load your file: {error}",
