@@ -230,6 +230,13 @@ def enter_interpreter() -> None:
     missing = check_hooked(interpreter)
     if missing:
         raise KataError(unsupported_message(triton.__version__, missing))
+    import triton.language as tl
+
+    if not isinstance(getattr(tl.standard, "sum", None), interpreter.InterpretedFunction):
+        # triton was imported before TRITON_INTERPRET was set: its own @jit helpers (tl.sum, tl.max) are compiled
+        # functions that an interpreted kernel cannot call. kata's bug, not the learner's: say so loudly.
+        raise RuntimeError("triton was imported in this process before kernels.enter_interpreter(); enter the "
+                           "interpreter before anything imports triton")
     _install(interpreter)
 
 
@@ -608,6 +615,8 @@ def _span(tensor: Any) -> int:
 def _guard_input(call: _Call, name: str, tensor: Any) -> Any:
     import torch
 
+    if any(stride == 0 and size > 1 for size, stride in zip(tensor.shape, tensor.stride())):
+        tensor = tensor.contiguous()  # an expanded view: elements sharing memory cannot be copied into their places
     span = _span(tensor)
     with torch.no_grad():
         buffer = torch.full((span + 2 * BAND,), poison(tensor.dtype), dtype=tensor.dtype, device=tensor.device)
