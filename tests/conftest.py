@@ -1,6 +1,8 @@
 """Shared fixtures: an isolated KATA_HOME for every test, and a helper that runs the real checker."""
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -12,6 +14,29 @@ if str(ROOT) not in sys.path:
 
 CORPUS = ROOT / "tests" / "corpus"
 
+# Every Triton kernel a test process loads (a kernel kata's learner file, reference or known mistake) runs under
+# Triton's interpreter, as in a check: the knob is read when @triton.jit runs, so it is set before any test imports one
+# (checker.judge.kernels.enter_interpreter sets the same and installs the guards; the GPU compile check runs in a fresh
+# process without it).
+os.environ.update({"TRITON_INTERPRET": "1", "TRITON_F32_DEFAULT": "ieee", "TRITON_DEFAULT_FP_FUSION": "1"})
+
+
+def _without_triton(items) -> None:
+    """Where triton is not installed (or out of range), the kernel katas' tests are skipped: those marked `kernels`
+    and every parametrised test of a kernel kata (its id or module in the test's name)."""
+    from checker.judge import static
+    from checker.text import catalog
+
+    missing = static.missing_library("triton")
+    if missing is None:
+        return
+    names = [n for k in catalog.KATAS if k.needs == "triton" for n in (k.id, k.module)]
+    pattern = re.compile("|".join(re.escape(n) for n in names)) if names else None
+    skip = pytest.mark.skip(reason=missing)
+    for item in items:
+        if item.get_closest_marker("kernels") or pattern is not None and pattern.search(item.nodeid):
+            item.add_marker(skip)
+
 
 def pytest_collection_modifyitems(items):
     """The tests that fork the real checker first, the ones that run in the test process last (the namer's on
@@ -21,6 +46,7 @@ def pytest_collection_modifyitems(items):
     hands the tests out in this order, so each worker's checks run while it is small."""
     last = ("test_mistakes_named.py", "_crosscheck.py")
     items.sort(key=lambda item: item.path.name.endswith(last))  # stable: the rest keep their order
+    _without_triton(items)
 
 
 @pytest.fixture(autouse=True, scope="session")

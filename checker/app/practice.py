@@ -263,7 +263,8 @@ def failing_most(events: list[Event], limit: int = 3) -> list[Progress]:
 def topic_name(topic: str) -> str:
     return {"attention": tr("attention"), "helpers": tr("helpers"), "rl": tr("RL"),
             "transformer": tr("transformer"), "training": tr("training"),
-            "alignment": tr("alignment"), "inference": tr("inference"), "classic": tr("classic ML")}.get(topic, topic)
+            "alignment": tr("alignment"), "inference": tr("inference"), "classic": tr("classic ML"),
+            "kernels": tr("kernels")}.get(topic, topic)
 
 
 def topic_id(name: str) -> str:

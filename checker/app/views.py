@@ -20,6 +20,7 @@ from rich.text import Text
 
 from checker.text import catalog
 from checker.app import practice
+from checker.judge import static
 from checker.text.catalog import Kata
 from checker.text.i18n import plural, tr
 from checker.app.state import Event
@@ -92,16 +93,24 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
         columns.remove("topic")
     heads = {"id": tr("id"), "status": tr("status"), "title": tr("title"), "topic": tr("topic"), "level": tr("level"),
              "best": tr("best"), "last": tr("last practised")}
-    rows = []
+    rows, greyed = [], set()
+    missing: dict[str | None, str | None] = {}  # what a kata needs -> why it is missing here (None: installed)
     for kata in katas:
         p = table[kata.id]
         mark = "▶ " if current is not None and kata.id == current.id else "  "
+        if kata.needs not in missing:
+            missing[kata.needs] = static.missing_library(kata.needs)
+        if missing[kata.needs] is not None:
+            greyed.add(len(rows))
         rows.append({"id": mark + kata.id, "status": Text(practice.status_word(p.status), style=STATUS_STYLE[p.status]),
                      "title": kata.title, "topic": practice.topic_name(kata.topic),
                      "level": practice.difficulty_word(kata.difficulty), "best": practice.duration(p.best_seconds),
                      "last": practice.ago(p.last_at)})
     head = {name: Text(heads[name], style="bold") for name in columns}
     cells = [{name: cell if isinstance(cell, Text) else Text(cell) for name, cell in row.items()} for row in rows]
+    for i in greyed:  # a kata this machine cannot check (no triton): shown, greyed
+        for cell in cells[i].values():
+            cell.stylize("dim")
     widths = {name: max([head[name].cell_len, *(row[name].cell_len for row in cells)]) for name in columns}
     names = _fit(columns, widths, width)
     if "title" in names:
@@ -115,6 +124,9 @@ def kata_list(events: list[Event], width: int, current: Kata | None, topic: str 
     foot = Text(tr("{passed} of {total} passed, {mastered} mastered.", passed=o.passed, total=o.total, mastered=o.mastered),
                 style="bold")
     foot.append(tr(" {legend}", legend=practice.legend()), style="dim")  # Chinese: no space after 。
+    if greyed:
+        return Group(out, foot, Text(tr("Greyed: the kernel katas need `pip install 'kata[kernels]'` (Linux)."),
+                                     style="dim"))
     return Group(out, foot)
 
 

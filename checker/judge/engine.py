@@ -32,7 +32,7 @@ from typing import Any, Iterable
 import numpy.random  # noqa: F401 — each child seeds it per case: imported here once, not lazily in every child
 import torch
 
-from checker.judge import codec, static
+from checker.judge import codec, kernel_check, static
 from checker.judge import spec as spec_api
 from checker.text.catalog import Kata
 from checker.judge.compare import SMALL, compare_outcome
@@ -167,6 +167,11 @@ def warm_up(kata: Kata, device: str = "auto", cases: int = 200) -> None:
     # from competing with the learner's and the reference's children for the cores.
     torch.set_num_threads(1)
     resolve_device(device)
+    if kernel_check.is_kernel(kata):
+        missing = kernel_check.unavailable(kata)
+        if missing is not None:
+            raise KataError(missing)
+        kernel_check.enter()  # each re-check's children start with triton imported
     spec = importlib.import_module(kata.spec_module)
     module_spec = importlib.util.spec_from_file_location(f"kata_warm_{kata.module}", kata.reference_path)
     module = importlib.util.module_from_spec(module_spec)
@@ -199,6 +204,11 @@ def _check(request: Request) -> CheckResult:
     kata, path = request.kata, request.path
     seed = request.seed if request.seed is not None else random.SystemRandom().randrange(1, 100_000)
     base = CheckResult(kata=kata.id, title=kata.title, file=str(path), device=request.device, seed=seed, status=Status.ERROR)
+    kernel = kernel_check.is_kernel(kata)
+    if kernel:  # a Triton kernel kata: triton installed, in range (its metadata: no import)
+        missing = kernel_check.unavailable(kata)
+        if missing is not None:
+            raise KataError(missing)
     finding = None
     if not request.inspected:
         text, finding = static.read_source(path, kata.id)
@@ -209,10 +219,15 @@ def _check(request: Request) -> CheckResult:
         return replace(base, status=status, message=finding.message, hint=finding.hint, seconds=time.perf_counter() - started)
     spec = importlib.import_module(kata.spec_module)
     device = resolve_device(request.device)
+    if kernel:
+        device = kernel_check.device(request.device, device)  # the interpreter pass runs on the CPU
+        kernel_check.enter()  # triton, interpreted, imported once here: every child forked starts with it
     cases = _cases(spec, seed, request.case)
     run = _Run(kata, spec, cases, device, path, request.limits, spread=request.spread)
     try:
         result = run.execute()
+        if kernel:
+            result = kernel_check.finish(result, path, [run.got.get(case.name) for case in cases])
     finally:
         run.cleanup()
     result = replace(result, kata=kata.id, title=kata.title, file=str(path), device=str(device), seed=seed,
@@ -262,7 +277,12 @@ class _Run:
         stub = self.stub
         self.spec = None
         _REFERENCE_CACHE.clear()
+        kernel = kernel_check.is_kernel(kata)
+        if kernel:
+            kernel_check.enter()  # before the seal and the learner's `import triton` (a no-op: the parent did it)
         isolate(self._captures[part].fileno(), self.limits, self.device, fd, keep=(hook,), queue_fd=queue)
+        if kernel:
+            kernel_check.announce_launches(functools.partial(send, fd))  # a timeout then says what was launched
         _fast_math_off()
         error = None
         try:
@@ -594,6 +614,10 @@ class _Run:
         """The timeout, and what made the code slow where the calls say: the rows of the large call it was in and
         the time a row took (from that call, or the large calls before it), or an endless loop's plain words."""
         seconds = f"{self.limits.seconds:g}"
+        if kernel_check.is_kernel(self.kata):
+            said = kernel_check.timeout_message(learner.messages, seconds, case)
+            if said is not None:
+                return said
         done = [c for h, _ in learner.by_case().values() for c in h.get("calls", ())]
         rows, took = sum(c["shape"][0] for c in done), sum(c["t"] for c in done)
         if learner.calling is not None:

@@ -98,6 +98,7 @@ class CheckResult:
     planned: int = 0  # how many cases the run had (more than ran, when it stopped early)
     printed_in: str = ""  # the case whose printing `output` is (empty: the tail of the whole run)
     convention: str = ""  # a kata with several right conventions: the one matched, or the nearest, in words
+    note: str = ""  # how the file was checked, where it is not the usual way ("checked under Triton's interpreter; …")
 
     @property
     def passed(self) -> bool:

@@ -91,6 +91,10 @@ def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Fi
         name, lineno = used[0]
         return Finding("fail", tr("{file}, line {line}: uses {name}, which this kata bans — the point is to write it "
                                   "yourself.", file=filename, line=lineno, name=name))
+    refused = kernel_refusals(tree)
+    if refused:
+        line, why = refused[0]
+        return Finding("fail", tr("{file}, line {line}: {why}", file=filename, line=line, why=why))
     defined = top_level_names(tree)
     if entry not in defined:
         close = difflib.get_close_matches(entry, defined, n=1, cutoff=0.6)
@@ -99,6 +103,28 @@ def inspect(text: str, filename: str, entry: str, banned: tuple[str, ...]) -> Fi
         return Finding("error", tr("{file} does not define '{entry}' (it defines {listing}).", file=filename, entry=entry,
                                    listing=listing) + hint)
     return None
+
+
+def missing_library(needs: str | None) -> str | None:
+    """Why a kata that needs an optional library (catalog.NEEDS: `needs = "triton"`) cannot be checked here, in the
+    learner's words (how to install it), or None. Reads the installed metadata: nothing is imported."""
+    if needs != "triton":
+        return None
+    from checker.judge import kernels
+
+    return kernels.availability()
+
+
+def kernel_refusals(tree: ast.Module) -> list[tuple[int, str]]:
+    """What a file that imports triton may not do (checker.judge.kernels.refusals: @triton.autotune, torch inside a
+    @triton.jit function, block pointers and tensor descriptors, TF32 requests): (line, why), first first."""
+    imports = (alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names)
+    froms = (node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom))
+    if not any(name.split(".")[0] == "triton" for name in (*imports, *froms)):
+        return []
+    from checker.judge import kernels  # imports neither triton nor torch
+
+    return kernels.refusals(tree)
 
 
 def top_level_names(tree: ast.Module) -> list[str]:

@@ -24,7 +24,9 @@ STUBS_DIR = PACKAGE_ROOT / "katas"
 REFERENCE_DIR = PACKAGE_ROOT / "reference"
 CONTENT_DIR = PACKAGE_ROOT / "content"
 
-TOPICS = ("attention", "helpers", "rl", "transformer", "training", "alignment", "inference", "classic")  # the order `kata list` shows them in
+TOPICS = ("attention", "helpers", "rl", "transformer", "training", "alignment", "inference", "classic",
+          "kernels")  # the order `kata list` shows them in
+NEEDS = ("triton",)  # the optional libraries a kata may need (`needs = "triton"`: the kernels extra)
 DIFFICULTIES = ("easy", "medium", "hard")
 KINDS = ("function", "module", "class")  # class: a plain Python class, run by its spec's `call` hook
 
@@ -99,6 +101,7 @@ class Kata:
     outputs: tuple[str, ...]
     banned: tuple[str, ...] = ()
     numpy_only: bool = False
+    needs: str | None = None  # an optional library the kata runs on ("triton": `pip install 'kata[kernels]'`)
 
     @property
     def module(self) -> str:
@@ -174,11 +177,14 @@ def _load(folder: Path) -> Kata:
             banned += BANNED_GROUPS[name[1:]] if name.startswith("@") else [name]
         kata = Kata(id=folder.name.replace("_", "-"), topic=facts["topic"], difficulty=facts["difficulty"],
                     order=int(facts["order"]), entry=facts["entry"], kind=facts["kind"],
-                    outputs=tuple(facts["outputs"]), banned=tuple(banned), numpy_only=bool(facts.get("numpy_only", False)))
+                    outputs=tuple(facts["outputs"]), banned=tuple(banned), numpy_only=bool(facts.get("numpy_only", False)),
+                    needs=facts.get("needs"))
     except KeyError as exc:
         raise RuntimeError(f"{where}: missing or unknown {exc}") from None
     if kata.topic not in TOPICS or kata.difficulty not in DIFFICULTIES or kata.kind not in KINDS:
         raise RuntimeError(f"{where}: topic, difficulty or kind is not one of {TOPICS}, {DIFFICULTIES}, {KINDS}")
+    if kata.needs is not None and kata.needs not in NEEDS:
+        raise RuntimeError(f"{where}: needs is not one of {NEEDS}")
     return kata
 
 

@@ -84,6 +84,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "moe-layer": {"top_k": "device_defaults", "norm_topk_prob": "device_defaults"},
     "mla": {"q_lora_rank": "device", "rope_theta": "device", "past_kv": "device"},
     "lstm-cell": {"bias": "device", "hx": "device"},
+    "triton-vector-add": {"BLOCK": "default_block"},
     "preference-losses": {"ref_chosen_logps": "device_simpo", "ref_rejected_logps": "device_simpo", "loss_type": "device_defaults", "beta": "device_defaults", "label_smoothing": "device_defaults", "simpo_gamma": "device_defaults", "chosen_lengths": "device_defaults", "rejected_lengths": "device_defaults"},
 }
 

@@ -62,12 +62,16 @@ def report(result: CheckResult, verbose: bool = False, after: RenderableType | N
     """The whole report; `after` is what to do next, shown under a pass."""
     if result.passed:
         top = [verdict_line(result)]
+        if result.note:  # how it was checked (a kernel kata: under Triton's interpreter, no GPU pass)
+            top.append(Text(result.note, style="dim"))
         if result.convention:
             top.append(Text(result.convention, style="green"))
         if result.bench:
             top.append(bench_line(result))
         return Report(top, [], [after] if after is not None else [])
     top: list[RenderableType] = [header(result), verdict_line(result)]
+    if result.note:
+        top.append(Text(result.note, style="dim"))
     if result.convention:  # several right conventions: the nearest, and the first case it leaves
         top.append(Text(result.convention, style="yellow"))
     body: list[RenderableType] = []

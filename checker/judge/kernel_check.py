@@ -1,0 +1,157 @@
+"""What a check of a Triton kernel kata (`needs = "triton"` in its kata.toml) adds around the engine.
+
+The kernels run under Triton's interpreter in the learner's child, under the guards of `checker.judge.kernels`
+(the spec hooks of `checker/specs/_kernels.py` call them): this module is the parent's side of it.
+
+- `unavailable`: without a triton in the supported range, the check says how to install it (exit 2) before
+  anything is drawn; `kata list` greys the family out and `kata start` still writes the stub.
+- `enter`: the checker process imports triton, interpreted, once before it forks (0.3-0.7 s a check otherwise,
+  in every child, every `kata watch` re-check included). Nothing in this process ever launches or compiles a
+  kernel: the references are torch, the learner's kernels and the known mistakes run in children.
+- `compile_problems`: once per check, after every case passed, each kernel a case launched is compiled for a GPU
+  (the frontend, to TTIR) in a fresh process that never imported triton interpreted (`kernel_compile`): what the
+  interpreter accepts and a GPU rejects (a `tl.dot` with an inner dimension under 16, an accumulator whose type a
+  loop changes) fails there.
+- `note`: what the report says of the passes ("checked under Triton's interpreter; no GPU pass").
+- `announce_launches`, `timeout_message`: what a case that ran out of time launched, for the time limit's message.
+
+The GPU pass (the same cases on CUDA tensors with the compiled kernels, in a fresh child that initialises CUDA) is
+not built yet: a kernel kata is checked on the CPU on every machine.
+"""
+from __future__ import annotations
+
+import atexit
+import gc
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from checker.errors import KataError
+from checker.judge.results import CheckResult, Status
+from checker.text.i18n import tr
+
+GUARD = "guard"  # the Outcome.extras key under which a kernel kata's call hook sends what the guards saw
+COMPILE_SECONDS = 60.0  # the fresh process's import of triton and the frontend compiles, on a loaded machine
+SIGNATURES_PER_KERNEL = 4  # float32 and float16 launches differ; constexprs (the blocks) make more
+
+
+def is_kernel(kata: Any) -> bool:
+    return getattr(kata, "needs", None) == "triton"
+
+
+def unavailable(kata: Any) -> str | None:
+    """Why this kata cannot be checked here (how to install triton, or the range a triton outside it must be in),
+    or None. Reads installed metadata only: no triton import."""
+    from checker.judge import static
+
+    return static.missing_library(getattr(kata, "needs", None))
+
+
+def enter() -> None:
+    """This process imports triton under its interpreter, with the guards installed (idempotent): the children it
+    forks (the learner's, the known mistakes') then start with it loaded."""
+    from checker.judge import kernels
+
+    if kernels.interpreted():
+        return
+    kernels.enter_interpreter()
+    # The engine freezes what is alive before it forks (gc.freeze): triton's nanobind objects frozen at exit are never
+    # freed, and nanobind then prints "leaked 4 instances!" under the report. Unfrozen at exit, they are.
+    atexit.register(gc.unfreeze)
+
+
+def device(asked: str, resolved: Any) -> Any:
+    """The device the cases run on: the CPU (the interpreter pass). `--device cuda` would be the GPU pass alone,
+    which is not built yet: said, not run on the CPU instead."""
+    import torch
+
+    if asked.lower() == "cuda":
+        raise KataError(tr("The GPU pass of the kernel katas is not built yet: `kata check` runs your kernels under "
+                           "Triton's interpreter on the CPU (leave out --device cuda)."))
+    return torch.device("cpu")
+
+
+def finish(result: CheckResult, path: Path, outcomes: Iterable[Any]) -> CheckResult:
+    """The result with the GPU frontend's verdict (once every case passed) and the line on how it was checked."""
+    result = replace(result, note=tr("checked under Triton's interpreter; no GPU pass"))
+    if not result.passed:
+        return result
+    errors = compile_problems(path, [o for o in outcomes if o is not None])
+    if errors:
+        return replace(result, status=Status.FAIL, message=compile_message(errors))
+    return result
+
+
+def launches(outcomes: Iterable[Any]) -> list[Any]:
+    """The distinct launches (kernel and signature) the learner's outcomes recorded, at most SIGNATURES_PER_KERNEL
+    per kernel, in the order the cases made them."""
+    from checker.judge import kernels
+
+    seen: dict[str, list[str]] = {}
+    found = []
+    for outcome in outcomes:
+        record = outcome.extras.get(GUARD) if outcome is not None else None
+        if not isinstance(record, dict):
+            continue
+        for launch in record.get("kernels") or ():
+            if not isinstance(launch, dict) or not isinstance(launch.get("kernel"), str):
+                continue
+            signature = launch.get("signature") if isinstance(launch.get("signature"), dict) else {}
+            key = repr(sorted(signature.items()))
+            kinds = seen.setdefault(launch["kernel"], [])
+            if key in kinds or len(kinds) >= SIGNATURES_PER_KERNEL:
+                continue
+            kinds.append(key)
+            grid = tuple(int(g) for g in launch.get("grid") or (1, 1, 1))
+            found.append(kernels.Launch(kernel=launch["kernel"], grid=grid, signature=signature))
+    return found
+
+
+def compile_problems(path: Path, outcomes: Iterable[Any]) -> list[str]:
+    """The GPU frontend's errors for the kernels the cases launched ([] when they all compile)."""
+    found = launches(outcomes)
+    if not found or importlib.util.find_spec("checker.judge.kernel_compile") is None:
+        return []
+    from checker.judge import kernel_compile
+
+    return list(kernel_compile.compile_check(path, found, COMPILE_SECONDS))
+
+
+def compile_message(errors: list[str]) -> str:
+    return tr("Every case passed under Triton's interpreter, but your kernel does not compile for a GPU: {error}",
+              error=errors[0])
+
+
+def announce_launches(send: Any) -> None:
+    """In the learner's child: tell the parent each launch's program count as it starts (`send(header)`), so that a
+    case which runs out of time says what it launched."""
+    from triton.runtime import interpreter
+
+    builder = interpreter.InterpreterBuilder
+    hooked = builder.set_grid_dim
+
+    def set_grid_dim(self: Any, nx: Any, ny: Any, nz: Any) -> Any:
+        send({"m": "launch", "programs": int(nx) * int(ny) * int(nz)})
+        return hooked(self, nx, ny, nz)
+
+    builder.set_grid_dim = set_grid_dim
+
+
+def timeout_message(messages: list, seconds: str, case: str) -> str | None:
+    """The time limit's message for a kernel kata whose case was launching kernels when it ran out of time ("your
+    kernel launched 4,096 programs for this case"), from the launches the child announced since that case began;
+    None when it announced none."""
+    launches = []
+    for header, _ in reversed(messages):
+        kind = header.get("m")
+        if kind == "start":
+            break
+        if kind == "launch" and isinstance(header.get("programs"), int):
+            launches.append(header["programs"])
+    if not launches:
+        return None
+    return tr("Timed out after {seconds} s in case {case}: your kernel launched {n} programs for this case (each runs "
+              "one after another under Triton's interpreter, a few milliseconds apiece). A grid of one program per "
+              "element instead of per block, or a loop in the kernel that never ends? (`kata check --timeout` gives "
+              "it longer.)", seconds=seconds, case=case, n=f"{sum(launches):,}")

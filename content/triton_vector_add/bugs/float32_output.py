@@ -1,0 +1,20 @@
+# kata: triton-vector-add
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask).to(tl.float32)
+    y = tl.load(y_ptr + offsets, mask=mask).to(tl.float32)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+def add(x, y, BLOCK=256):
+    n = x.numel()
+    out = torch.empty(n, device=x.device)
+    add_kernel[(triton.cdiv(n, BLOCK),)](x, y, out, n, BLOCK=BLOCK)
+    return out
