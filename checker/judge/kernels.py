@@ -374,24 +374,19 @@ def _install(itp: Any) -> None:
     Grid.__call__ = grid_call
     Interpreted.__call__ = device_call
     itp._patch_lang = patch_lang
-    _hooks = original
-    del builder
+    _hooks = {**original, "builder": builder}
 
 
 # ---------------------------------------------------------------- the checks made at each access
 
 
 def _pid() -> str:
-    from triton.runtime.interpreter import interpreter_builder
-
-    x, y, z = interpreter_builder.grid_idx
+    x, y, z = _hooks["builder"].grid_idx
     return f"({x}, {y}, {z})"
 
 
 def _program_number() -> int:
-    from triton.runtime.interpreter import interpreter_builder
-
-    x, y, z = interpreter_builder.grid_idx
+    x, y, z = _hooks["builder"].grid_idx
     gx, gy, _ = _launch.grid
     return int(x) + gx * (int(y) + gy * int(z))
 
