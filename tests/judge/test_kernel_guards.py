@@ -5,9 +5,10 @@ verdict the guards must reach (`pass`, a GuardError's kind, `unstored` / `around
 `values` where only the comparison with a reference can tell, `compile` for the GPU frontend, `raised` for the
 learner's own error). They run in one subprocess (kernel_samples/_run.py): TRITON_INTERPRET must be set before
 triton is first imported there, and this pytest worker must not import triton at all (the kernel katas' own tests
-enter the interpreter in their processes). Measured on the 2-core machine: the subprocess takes 4-6 s wall
-(importing torch and triton, 35 samples, two GPU-frontend compiles in parallel, three sealed children), the
-same verdicts on triton 3.9.0 and 3.7.1 (run it with PYTHONPATH=<a folder holding triton 3.7.1> to see).
+enter the interpreter in their processes). Measured on the 2-core machine at load average 6-10: the subprocess takes
+about 4 s of CPU and 10-12 s of wall time (importing torch and triton, 37 samples, two GPU-frontend compiles in
+parallel, three sealed children); the same verdicts on triton 3.9.0 and 3.7.1 (run it with PYTHONPATH=<a folder
+holding triton 3.7.1, `pip install --no-deps --target <folder> triton==3.7.1`> to see).
 """
 from __future__ import annotations
 
