@@ -47,6 +47,15 @@ KATA = [PY, str(ROOT / "cli.py")]
 LIGHT_BAR, CHECK_BAR, CHECK_MEDIAN_BAR, WATCH_BAR = 1.5, 1.25, 1.15, 0.3
 
 
+def right_source(kata) -> str:
+    """A right file's code: the reference's, or for a Triton kernel kata (whose reference is torch, computed in the
+    checker's parent, and launches no kernel) its first solution's, without its `# kata:` line."""
+    if kata.needs == "triton":
+        first = sorted((kata.content_dir / "solutions").glob("*.py"))[0].read_text()
+        return first.split("\n", 1)[1] if first.startswith("# kata:") else first
+    return kata.reference_path.read_text()
+
+
 def timed(cmd: list[str], cwd: Path, env: dict) -> tuple[float, float]:
     """(wall seconds, user + sys seconds of the process and every descendant it waited for).
 
@@ -112,7 +121,7 @@ def main() -> int:
     for kata in katas:
         path = work / "right" / kata.filename
         path.parent.mkdir(exist_ok=True)
-        path.write_text(f"# kata: {kata.id}\n" + kata.reference_path.read_text())
+        path.write_text(f"# kata: {kata.id}\n" + right_source(kata))
         files[kata.id] = path
 
     # (section, label, command, floor) in the order of one round

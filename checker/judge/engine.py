@@ -227,7 +227,7 @@ def _check(request: Request) -> CheckResult:
     try:
         result = run.execute()
         if kernel:
-            result = kernel_check.finish(result, path, [run.got.get(case.name) for case in cases])
+            result = kernel_check.finish(result, path, [run.got.get(case.name) for case in cases], run.compiling)
     finally:
         run.cleanup()
     result = replace(result, kata=kata.id, title=kata.title, file=str(path), device=str(device), seed=seed,
@@ -267,6 +267,8 @@ class _Run:
         self.followed: tuple[int, ...] = ()  # the conventions the file may follow, for the namer: the chosen one
         #                                      when it matches more cases than any other, else all (chosen first)
         self._convention_said = ""
+        # A Triton kernel kata: its GPU frontend compile, started once the named cases have passed (kernel_check)
+        self.compiling = kernel_check.Compile(path, cases) if kernel_check.is_kernel(kata) else None
 
     # ---------------------------------------------------------------- children
 
@@ -505,6 +507,8 @@ class _Run:
             return
         if any(stream is s for s in self._learners) or stream is self._reference_stream:
             self._judge_ready()
+            if self.compiling is not None:
+                self.compiling.feed(self._judged, self.got, self.cases)
         if len(self._learners) > 1 and not self._stopped and (ender := self._ender()) is not None:
             self._stopped = {id(s) for s in self._learners if s is not ender and s.status is None}
             self.children.kill_groups()  # what the others would still run, one child would never have run

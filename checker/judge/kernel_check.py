@@ -8,7 +8,7 @@ The kernels run under Triton's interpreter in the learner's child, under the gua
 - `enter`: the checker process imports triton, interpreted, once before it forks (0.3-0.7 s a check otherwise,
   in every child, every `kata watch` re-check included). Nothing in this process ever launches or compiles a
   kernel: the references are torch, the learner's kernels and the known mistakes run in children.
-- `compile_problems`: once per check, after every case passed, each kernel a case launched is compiled for a GPU
+- `Compile`: once per check, when every case passed, each kernel a case launched is compiled for a GPU
   (the frontend, to TTIR) in a fresh process that never imported triton interpreted (`kernel_compile`): what the
   interpreter accepts and a GPU rejects (a `tl.dot` with an inner dimension under 16, an accumulator whose type a
   loop changes) fails there.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import atexit
 import gc
-import importlib.util
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
@@ -51,14 +51,36 @@ def unavailable(kata: Any) -> str | None:
 def enter() -> None:
     """This process imports triton under its interpreter, with the guards installed (idempotent): the children it
     forks (the learner's, the known mistakes') then start with it loaded."""
+    global _unfreezes
     from checker.judge import kernels
 
-    if kernels.interpreted():
-        return
     kernels.enter_interpreter()
-    # The engine freezes what is alive before it forks (gc.freeze): triton's nanobind objects frozen at exit are never
-    # freed, and nanobind then prints "leaked 4 instances!" under the report. Unfrozen at exit, they are.
-    atexit.register(gc.unfreeze)
+    _no_overflow_checks()
+    if not _unfreezes:
+        # The engine freezes what is alive before it forks (gc.freeze): triton's nanobind objects frozen at exit are
+        # never freed, and nanobind then prints "leaked 4 instances!" under the report. Unfrozen at exit, they are.
+        atexit.register(gc.unfreeze)
+        _unfreezes = True
+
+
+_unfreezes = False
+
+
+def _no_overflow_checks() -> None:
+    """The interpreter's integer overflow check off where it can say nothing: with `debug` off (no TRITON_DEBUG=1) the
+    `tl.device_assert` it ends in is inert, yet every int32 add, sub and mul of a kernel (`pid * BLOCK + offsets`) is
+    first redone in int64 and compared with the int32 bounds for it: a third of a vector add's time under the
+    interpreter, for no verdict. Results are the same; a triton without these options is left as it is."""
+    import dataclasses
+
+    from triton.runtime import interpreter
+
+    builder = getattr(interpreter, "interpreter_builder", None)
+    options = getattr(builder, "options", None)
+    if options is None or not dataclasses.is_dataclass(options) or getattr(options, "debug", True):
+        return
+    if getattr(options, "sanitize_overflow", False):
+        builder.options = dataclasses.replace(options, sanitize_overflow=False)
 
 
 def device(asked: str, resolved: Any) -> Any:
@@ -72,15 +94,65 @@ def device(asked: str, resolved: Any) -> Any:
     return torch.device("cpu")
 
 
-def finish(result: CheckResult, path: Path, outcomes: Iterable[Any]) -> CheckResult:
-    """The result with the GPU frontend's verdict (once every case passed) and the line on how it was checked."""
-    result = replace(result, note=tr("checked under Triton's interpreter; no GPU pass"))
+def finish(result: CheckResult, path: Path, outcomes: Iterable[Any], early: "Compile | None" = None) -> CheckResult:
+    """The result with the GPU frontend's verdict (once every case passed) and the line on how it was checked.
+    `early`: the compile started while the cases ran (`Compile`), whose answer is taken here."""
+    if result.cases:  # not for a file that ran no case (the stub, a file that does not load)
+        result = replace(result, note=tr("checked under Triton's interpreter; no GPU pass"))
     if not result.passed:
         return result
-    errors = compile_problems(path, [o for o in outcomes if o is not None])
+    errors = (early or Compile(path, [])).problems([o for o in outcomes if o is not None])
     if errors:
         return replace(result, status=Status.FAIL, message=compile_message(errors))
     return result
+
+
+class Compile:
+    """The GPU frontend compile of one check, started on another core while the random draws still run.
+
+    The compile's process imports triton afresh (never interpreted) before it compiles a few kernels: most of its
+    ~0.5 s. The named cases come first in every run and make most of a kernel's distinct signatures (float32 and
+    float16, each block the cases pass): once they have all passed, their launches are compiled in a thread while
+    the learner's child works through the draws. At the end, any launch of the later cases among the ones to compile
+    (at most SIGNATURES_PER_KERNEL a kernel, in launch order: the same set as compiling at the end) is compiled too.
+    A file that fails a case is never compiled: its answer is thrown away."""
+
+    def __init__(self, path: Path, cases: list[Any]) -> None:
+        self.path = path
+        self.named = [i for i, case in enumerate(cases) if not case.family.name.startswith("random")]
+        self.started: list[Any] | None = None  # the launches the thread compiles
+        self.found: list[str] = []
+        self.thread: threading.Thread | None = None
+
+    def feed(self, judged: dict[int, Any], got: dict[str, Any], cases: list[Any]) -> None:
+        """Start the compile once every named case has passed (called as the learner's answers come in)."""
+        if self.started is not None or not self.named or any(i not in judged for i in self.named):
+            return
+        if any(judged[i].status is not Status.PASS for i in self.named):
+            self.started = []
+            return
+        self.started = launches(got.get(cases[i].name) for i in self.named)
+        if self.started:
+            self.thread = threading.Thread(target=self._run, args=(self.started,), daemon=True)
+            self.thread.start()
+
+    def _run(self, found: list[Any]) -> None:
+        self.found = _compiled(self.path, found)
+
+    def problems(self, outcomes: list[Any]) -> list[str]:
+        """The frontend's errors for every launch the cases made ([] when all compile): the early compile's, then
+        the later launches'."""
+        every = launches(outcomes)
+        done = set()
+        if self.thread is not None:
+            self.thread.join()
+            done = {_key(launch) for launch in self.started or ()}
+        rest = [launch for launch in every if _key(launch) not in done]
+        return self.found + (_compiled(self.path, rest) if rest else [])
+
+
+def _key(launch: Any) -> str:
+    return launch.kernel + repr(sorted(launch.signature.items(), key=repr))
 
 
 def launches(outcomes: Iterable[Any]) -> list[Any]:
@@ -98,7 +170,7 @@ def launches(outcomes: Iterable[Any]) -> list[Any]:
             if not isinstance(launch, dict) or not isinstance(launch.get("kernel"), str):
                 continue
             signature = launch.get("signature") if isinstance(launch.get("signature"), dict) else {}
-            key = repr(sorted(signature.items()))
+            key = repr(sorted(signature.items(), key=repr))
             kinds = seen.setdefault(launch["kernel"], [])
             if key in kinds or len(kinds) >= SIGNATURES_PER_KERNEL:
                 continue
@@ -108,14 +180,42 @@ def launches(outcomes: Iterable[Any]) -> list[Any]:
     return found
 
 
-def compile_problems(path: Path, outcomes: Iterable[Any]) -> list[str]:
-    """The GPU frontend's errors for the kernels the cases launched ([] when they all compile)."""
-    found = launches(outcomes)
-    if not found or importlib.util.find_spec("checker.judge.kernel_compile") is None:
+# The frontend's answers in this process (kata watch re-checks one file again and again): (the file's kernels and
+# module-level statements, the launches) -> the errors. A save that changes only the wrapper, or a comment, compiles
+# nothing again: the compile reads only the @jit functions, the module's constants and imports, and the signatures.
+_COMPILED: dict[tuple, list[str]] = {}
+
+
+def _compiled(path: Path, found: list[Any]) -> list[str]:
+    """The GPU frontend's errors for `found` launches ([] when they all compile)."""
+    if not found:
         return []
+    key = (_kernel_source(path), tuple(_key(launch) for launch in found))
+    if key[0] is not None and key in _COMPILED:
+        return list(_COMPILED[key])
     from checker.judge import kernel_compile
 
-    return list(kernel_compile.compile_check(path, found, COMPILE_SECONDS))
+    errors = list(kernel_compile.compile_check(path, found, COMPILE_SECONDS))
+    if key[0] is not None:
+        _COMPILED[key] = errors
+        while len(_COMPILED) > 8:
+            _COMPILED.pop(next(iter(_COMPILED)))
+    return errors
+
+
+def _kernel_source(path: Path) -> str | None:
+    """What the compile of a learner's file reads, as its syntax tree (comments and layout left out): every
+    decorated top-level function (the kernels, with their decorators), every top-level import and assignment; None
+    when the file cannot be read or parsed."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    kept = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign))
+            or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list]
+    return "\n".join(ast.dump(node) for node in kept)
 
 
 def compile_message(errors: list[str]) -> str:

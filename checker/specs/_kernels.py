@@ -31,7 +31,7 @@ import importlib
 import re
 from typing import Any, Callable
 
-from checker.judge import codec, kernels
+from checker.judge import codec, kernel_check, kernels
 from checker.judge import spec as spec_api
 from checker.judge.compare import compare_outcome
 from checker.judge.kernel_check import GUARD
@@ -56,7 +56,7 @@ class Lazy:
         self.__qualname__ = self.__name__ = name
 
     def resolved(self) -> Callable[..., Any]:
-        kernels.enter_interpreter()
+        kernel_check.enter()
         return getattr(importlib.import_module(self.module), self.name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -89,7 +89,7 @@ def hooks(block_bound: Callable[[dict], int | None]) -> tuple[Callable, Callable
 
 def run(entry: Any, inputs: spec_api.Inputs, bound: int | None) -> spec_api.Outcome:
     """The wrapper run once under the guards: its value, and what the guards saw under extras[GUARD]."""
-    kernels.enter_interpreter()
+    kernel_check.enter()
     guarded = kernels.run_guarded(entry, dict(inputs.args), block_bound=bound)
     return spec_api.Outcome(guarded.value if guarded.error is None else None, {GUARD: record(guarded)})
 

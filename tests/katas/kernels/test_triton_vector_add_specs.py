@@ -152,3 +152,69 @@ def test_without_triton_the_check_says_how_to_install_it(monkeypatch):
     kata = catalog.get(KATA)
     assert kernel_check.unavailable(kata).startswith("The Triton katas need Triton")
     assert static.missing_library(None) is None
+
+
+def test_the_gpu_compile_starts_once_the_named_cases_pass_and_compiles_each_launch_once(monkeypatch):
+    from types import SimpleNamespace
+
+    from checker.judge.results import Status
+
+    compiled: list[list[str]] = []
+    monkeypatch.setattr(kernel_check, "_compiled", lambda path, found: compiled.append(
+        [f"{l.kernel}:{l.signature['BLOCK']['constexpr']}" for l in found]) or [])
+    drawn = cases(KATA)
+    named = [i for i, c in enumerate(drawn) if c.family.name != "random"]
+
+    def launched(block: int) -> Outcome:
+        return Outcome(None, {kernel_check.GUARD: {"kernels": [{"kernel": "k", "grid": [1, 1, 1], "signature": {
+            "x_ptr": "*fp32", "BLOCK": {"constexpr": block}}}]}})
+
+    got = {c.name: launched(c.inputs.args.get("BLOCK", 256)) for c in drawn}
+    got["random.5"] = launched(32)  # a fifth signature, after the first four: never compiled
+    early = kernel_check.Compile(None, drawn)
+    passed = {i: SimpleNamespace(status=Status.PASS) for i in named[:-1]}
+    early.feed(passed, got, drawn)
+    assert early.thread is None  # a named case still running
+    early.feed({**passed, named[-1]: SimpleNamespace(status=Status.PASS)}, got, drawn)
+    early.thread.join()
+    assert compiled == [["k:64", "k:128", "k:1024", "k:256"]]
+    assert early.problems([got[c.name] for c in drawn]) == [] and len(compiled) == 1
+    failing = kernel_check.Compile(None, drawn)
+    failing.feed({**passed, named[-1]: SimpleNamespace(status=Status.FAIL)}, got, drawn)
+    assert failing.thread is None and failing.started == []
+
+
+LOOP_CARRIED = '''# kata: triton-vector-add
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    acc = tl.zeros((BLOCK,), dtype=tl.float16)
+    for _ in range(1):
+        acc += tl.load(x_ptr + offsets, mask=mask).to(tl.float32) + tl.load(y_ptr + offsets, mask=mask).to(tl.float32)
+    tl.store(out_ptr + offsets, acc, mask=mask)
+
+
+def add(x, y, BLOCK=256):
+    out = torch.empty_like(x)
+    add_kernel[(triton.cdiv(x.numel(), BLOCK),)](x, y, out, x.numel(), BLOCK=BLOCK)
+    return out
+'''
+
+
+def test_a_kernel_only_a_gpu_rejects_fails_after_every_case_passed(tmp_path):
+    """The float16 accumulator a loop turns into float32: the interpreter computes it right, the sm_90 frontend
+    (run by the check once its named cases passed, on the other core) refuses it."""
+    from tests.conftest import run_check
+
+    path = tmp_path / "triton_vector_add.py"
+    path.write_text(LOOP_CARRIED)
+    result = run_check(path, KATA, seed=1, name=False, draws=0)
+    assert result.status.value == "fail" and all(c.status.value == "pass" for c in result.cases)
+    assert "does not compile for a GPU" in result.message and "Loop-carried variable acc" in result.message
+    assert result.note == "checked under Triton's interpreter; no GPU pass"
