@@ -308,6 +308,16 @@ def _literal(value: Any) -> str:
 # ---------------------------------------------------------------- the demo itself
 
 
+def right_file(kata: Kata) -> Path:
+    """A right answer to check after the mistake: the reference, or for a Triton kernel kata (whose reference is torch,
+    computed in the checker's parent, and launches no kernel) its first solution."""
+    if kata.needs == "triton":
+        solutions = sorted((kata.content_dir / "solutions").glob("*.py"))
+        if solutions:
+            return solutions[0]
+    return kata.reference_path
+
+
 def run(console: Console, name: str | None = None, label: str | None = None, seed: int | None = None,
         device: str = "auto", rng: random.Random | None = None, avoid: str | None = None) -> int:
     """Check a known mistake, then the reference; print both. Returns the exit code (0). With no `name`, a
@@ -338,7 +348,7 @@ def run(console: Console, name: str | None = None, label: str | None = None, see
     console.print(line)
     console.print()
     console.print(Text(tr("The reference solution, checked the same way:"), style="bold"))
-    right = check(Request(kata, kata.reference_path, device=device, seed=seed))
+    right = check(Request(kata, right_file(kata), device=device, seed=seed))
     console.print(verdict_line(right))
     console.print()
     console.print(say(tr("Your turn: `kata start {id}`, write {entry}, then `kata check {id}`.", id=kata.id,

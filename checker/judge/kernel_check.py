@@ -11,8 +11,8 @@ The kernels run under Triton's interpreter in the learner's child, under the gua
 - `Compile`: once per check, when every case passed, each kernel a case launched is compiled for a GPU
   (the frontend, to TTIR) in a fresh process that never imported triton interpreted (`kernel_compile`): what the
   interpreter accepts and a GPU rejects (a `tl.dot` with an inner dimension under 16, an accumulator whose type a
-  loop changes) fails there.
-- `note`: what the report says of the passes ("checked under Triton's interpreter; no GPU pass").
+  loop changes) fails there. `finish` adds its verdict and the report's line on the passes ("checked under
+  Triton's interpreter; no GPU pass").
 - `announce_launches`, `timeout_message`: what a case that ran out of time launched, for the time limit's message.
 
 The GPU pass (the same cases on CUDA tensors with the compiled kernels, in a fresh child that initialises CUDA) is
@@ -206,7 +206,8 @@ def _compiled(path: Path, found: list[Any]) -> list[str]:
 def _kernel_source(path: Path) -> str | None:
     """What the compile of a learner's file reads, as its syntax tree (comments and layout left out): every
     decorated top-level function (the kernels, with their decorators), every top-level import and assignment; None
-    when the file cannot be read or parsed."""
+    when the file cannot be read or parsed. (A module of the learner's own beside the file is not looked at: a kernel
+    imported from one is compiled again only when this file's own kernels, imports or constants change.)"""
     import ast
 
     try:
