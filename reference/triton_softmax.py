@@ -1,11 +1,27 @@
-"""Row softmax: what the kernel computes, as the checker computes it (in torch: it judges without triton).
+"""Row softmax, the fused kernel of Triton's tutorials (triton-lang.org, "Fused Softmax", 02-fused-softmax.py).
 
-Triton's tutorial "Fused Softmax" (triton-lang.org, getting-started/tutorials/02-fused-softmax.py) is the kernel
-this kata asks for: one program per row loads the row once, subtracts its max, exponentiates, divides by the sum
-and stores the result, so x is read and the result written exactly once. softmax(x)_j = exp(x_j − m) / Σ_k
-exp(x_k − m) with m = max_k x_k: the shift changes nothing mathematically and keeps every exponent ≤ 0, so nothing
-overflows (Goodfellow et al., "Deep Learning", 2016, §4.1). Computed here in float64 from the (already rounded)
-input and rounded once to x's dtype; `kata solutions` shows kernels after a pass.
+The learner writes the kernel and its wrapper; this is what they compute, in torch: softmax(x)_j = exp(x_j − m) /
+Σ_k exp(x_k − m) along each row, with m = max_k x_k — the shift changes nothing mathematically and keeps every
+exponent ≤ 0, so nothing overflows (Goodfellow et al., "Deep Learning", 2016, §4.1). Computed in float64 from the
+(already rounded) input and rounded once to x's dtype. The checker's parent judges with it and never imports triton.
+
+The kernel and wrapper this reference stands for (the tutorial's, one program per row: x is read once and the
+result written once, every step in between on chip):
+
+    @triton.jit
+    def softmax_kernel(x_ptr, out_ptr, n_cols, stride_x, stride_out, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols                          # BLOCK overhangs the row unless N is a power of two
+        x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=-float("inf")).to(tl.float32)
+        num = tl.exp(x - tl.max(x, axis=0))           # padding: exp(-inf) = 0, never the max
+        tl.store(out_ptr + row * stride_out + cols, num / tl.sum(num, axis=0), mask=mask)
+
+    def softmax(x):
+        M, N = x.shape
+        out = torch.empty((M, N), dtype=x.dtype, device=x.device)   # its own row stride, N
+        softmax_kernel[(M,)](x, out, N, x.stride(0), out.stride(0), BLOCK=triton.next_power_of_2(N))
+        return out
 """
 import torch
 
