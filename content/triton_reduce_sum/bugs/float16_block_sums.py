@@ -1,0 +1,21 @@
+# kata: triton-reduce-sum
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sum_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0)
+    s = tl.sum(x, axis=0)
+    tl.atomic_add(out_ptr, s.to(tl.float32))
+
+
+def total(x, BLOCK=64):
+    n = x.numel()
+    out = torch.zeros(1, dtype=torch.float32, device=x.device)
+    sum_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)
+    return out
