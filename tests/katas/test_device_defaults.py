@@ -85,6 +85,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "mla": {"q_lora_rank": "device", "rope_theta": "device", "past_kv": "device"},
     "lstm-cell": {"bias": "device", "hx": "device"},
     "triton-vector-add": {"BLOCK": "default_block"},
+    "triton-layernorm": {"eps": "default_eps"},
     "triton-reduce-sum": {"BLOCK": "default_block"},
     "triton-online-softmax": {"BLOCK": "default_block"},
     "preference-losses": {"ref_chosen_logps": "device_simpo", "ref_rejected_logps": "device_simpo", "loss_type": "device_defaults", "beta": "device_defaults", "label_smoothing": "device_defaults", "simpo_gamma": "device_defaults", "chosen_lengths": "device_defaults", "rejected_lengths": "device_defaults"},

@@ -1,0 +1,29 @@
+# kata: triton-layernorm
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    offsets = row * stride + cols
+
+    x = tl.load(x_ptr + offsets, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / N
+    diff = tl.where(mask, x - mean, 0.0)
+    var = tl.sum(diff * diff, axis=0) / N
+    rstd = 1.0 / tl.sqrt(var + eps)
+
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    tl.store(y_ptr + offsets, (diff * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def layernorm(x, weight, bias, eps=1e-5):
+    M, N = x.shape
+    y = torch.empty((M, N), dtype=x.dtype, device=x.device)
+    layernorm_kernel[(M,)](x, weight, bias, y, N, x.stride(0), eps, BLOCK=triton.next_power_of_2(N))
+    return y

@@ -1,0 +1,27 @@
+# kata: triton-layernorm
+# why: a vector-add habit: the grid counts blocks of the whole tensor, cdiv(M * N, BLOCK), not rows
+# mistake: grid_too_small
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def layernorm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, stride_x, stride_y, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
+    mean = tl.sum(x, axis=0) / N
+    diff = tl.where(mask, x - mean, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(diff * diff, axis=0) / N + eps)
+    y = diff * rstd * tl.load(w_ptr + cols, mask=mask) + tl.load(b_ptr + cols, mask=mask)
+    tl.store(y_ptr + row * stride_y + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def layernorm(x, weight, bias, eps=1e-5):
+    M, N = x.shape
+    y = torch.empty((M, N), dtype=x.dtype, device=x.device)
+    grid = lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)
+    layernorm_kernel[grid](x, weight, bias, y, N, x.stride(0), y.stride(0), eps, BLOCK=triton.next_power_of_2(N))
+    return y
