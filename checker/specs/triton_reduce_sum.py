@@ -28,7 +28,7 @@ from checker.text.i18n import tr
 DEFAULT_BLOCK = 64
 RTOL, ATOL = 1e-4, 1e-5
 VALUES = ("nonfinite", "values", "precision")  # what the comparison says after every rule held: the grid goes first
-RACE_NAME = re.compile(r"of `.*` (in one launch|atomically)")  # the tensor a race message quotes
+QUOTED = re.compile(r"`.*`")  # the one tensor a race message quotes, in either language (its name may hold backticks)
 
 
 def block_bound(args: dict) -> int:
@@ -128,9 +128,9 @@ def matches(kata, case, expected, variant, got) -> bool | None:
 def _unnamed(outcome):
     record = _kernels.seen(outcome)
     error = record.get("error")
-    if not error:
+    if not error or error[0] != "race":
         return outcome
-    said = RACE_NAME.sub(r"of `…` \1", str(error[1]))
+    said = QUOTED.sub("`…`", str(error[1]))
     return replace(outcome, extras={**outcome.extras, _kernels.GUARD: {**record, "error": [error[0], said]}})
 
 
