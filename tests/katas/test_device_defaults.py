@@ -85,6 +85,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "mla": {"q_lora_rank": "device", "rope_theta": "device", "past_kv": "device"},
     "lstm-cell": {"bias": "device", "hx": "device"},
     "triton-vector-add": {"BLOCK": "default_block"},
+    "triton-flash-attention": {"causal": "defaults", "BM": "defaults", "BN": "defaults"},
     "triton-layernorm": {"eps": "default_eps"},
     "triton-reduce-sum": {"BLOCK": "default_block"},
     "triton-online-softmax": {"BLOCK": "default_block"},
