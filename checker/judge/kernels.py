@@ -110,6 +110,8 @@ class Guarded:
     modified: list[str]
     no_device: list[str]
     aliases: list[str] = field(default_factory=list)
+    rewritten: int = 0  # elements of the returned tensor a kernel stored that changed after its launch (torch's
+    #                     `out.div_(...)`, `out += 1` after the kernel: the result did not come from the kernel)
 
 
 # ---------------------------------------------------------------- availability
@@ -153,10 +155,12 @@ class _Region:
     """A range of memory a kernel may touch: a guarded input's span, a tensor the wrapper made, or the
     storage of any other tensor passed to a launch. Byte offsets from `start` index its records."""
 
-    __slots__ = ("start", "end", "name", "stored", "owner", "atomic", "launch")
+    __slots__ = ("start", "end", "name", "stored", "owner", "atomic", "launch", "storage", "after")
 
-    def __init__(self, start: int, end: int, name: str):
+    def __init__(self, start: int, end: int, name: str, storage: Any = None):
         self.start, self.end, self.name = start, end, name
+        self.storage = storage  # the tensor storage the region is, where known (a launch's argument)
+        self.after = None  # its bytes as the last launch that stored into it left them (uint8 tensor)
         self.stored = None  # bool per byte: stored or atomically updated during the call
         self.owner = None  # per launch: the program that stored each byte plainly (-1: none)
         self.atomic = None  # per launch: the program that updated it atomically (-1: none, -2: several)
@@ -237,6 +241,13 @@ def enter_interpreter() -> None:
         # functions that an interpreted kernel cannot call. kata's bug, not the learner's: say so loudly.
         raise RuntimeError("triton was imported in this process before kernels.enter_interpreter(); enter the "
                            "interpreter before anything imports triton")
+    # The interpreter computes in NumPy, whose floating-point warnings ("overflow encountered in reduce" for a float16
+    # block sum, "All-NaN slice" for a max over padding) would reach the report as if the learner's code had printed
+    # them. A kernel's arithmetic warns nothing on a GPU; its results are what is judged.
+    import warnings
+
+    for module in (r"triton\.runtime\.interpreter", r"numpy(\..*)?"):  # numpy's own frames: where a reduce warns
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=module)
     _install(interpreter)
 
 
@@ -329,7 +340,9 @@ def _install(itp: Any) -> None:
         _launch_count += 1
         _launch = _LaunchState(record, _regions_of(args, kwargs), _launch_count)
         try:
-            return _unwrapped(original["grid"], self, args, kwargs)
+            result = _unwrapped(original["grid"], self, args, kwargs)
+            _snapshot(_launch)
+            return result
         finally:
             _launch = None
 
@@ -523,11 +536,66 @@ def _regions_of(args: tuple, kwargs: dict) -> list[_Region]:
         if region is None:
             region = _Region(address, address + storage.nbytes(), _tensor_name(base))
             _call.regions[address] = region
+        if region.storage is None:
+            region.storage = storage
         seen[address] = region
 
     for value in (*args, *kwargs.values()):
         visit(value)
     return list(seen.values())
+
+
+def _snapshot(launch: _LaunchState) -> None:
+    """After a launch's programs ran: the bytes of each region it stored into, as it left them (a torch op that
+    changes the result after the last launch is then seen by `_rewritten`)."""
+    import torch
+
+    for region in launch.regions:
+        if region.launch == launch.number and region.storage is not None:
+            region.after = _region_bytes(region).clone()
+
+
+def _region_bytes(region: _Region) -> Any:
+    """The region's memory as a uint8 tensor (a view: the region may be the middle of a banded buffer)."""
+    import torch
+
+    whole = torch.empty(0, dtype=torch.uint8).set_(region.storage)
+    low = region.start - region.storage.data_ptr()
+    return whole[low: low + region.end - region.start]
+
+
+def _byte_offsets(value: Any, region: _Region) -> Any:
+    """The offsets, from the region's start, of every byte of every element of `value` (a CPU tensor)."""
+    import torch
+
+    size = value.element_size()
+    offsets = torch.zeros((), dtype=torch.int64)
+    for length, stride in zip(value.shape, value.stride()):
+        offsets = offsets.unsqueeze(-1) + torch.arange(length, dtype=torch.int64) * stride
+    first = value.data_ptr() - region.start + offsets.reshape(-1) * size
+    return first.unsqueeze(-1) + torch.arange(size, dtype=torch.int64)  # [elements, bytes]
+
+
+def _rewritten(call: _Call, value: Any) -> int:
+    """Elements of the returned tensor that a kernel stored and something changed after that launch: torch finishing
+    the result after the kernel (`out /= out.sum()`), which the contract's rule forbids even where the values are
+    right (on a GPU it is a second pass over memory, and the kata is the kernel)."""
+    import torch
+
+    if not interpreted() or not isinstance(value, torch.Tensor) or value.numel() == 0 or value.device.type != "cpu":
+        return 0
+    region = call.regions.get(value.untyped_storage().data_ptr())
+    if region is None or region.after is None or region.stored is None:
+        return 0
+    offsets = _byte_offsets(value, region)
+    inside = ((offsets >= 0) & (offsets < region.end - region.start)).all(dim=1)
+    offsets = offsets[inside]
+    if offsets.numel() == 0:
+        return 0
+    stored = torch.from_numpy(region.stored)[offsets[:, 0]]  # recorded at each element's first byte
+    now = _region_bytes(region)[offsets]
+    changed = (now != region.after[offsets]).any(dim=1) & stored
+    return int(changed.sum())
 
 
 def _tensor_name(tensor: Any) -> str:
@@ -675,13 +743,15 @@ _FACTORY_TABLE: dict | None = None
 
 
 def _learner_call(name: str, target: bool = False) -> str:
-    """The factory call as the learner wrote it (`torch.empty(n)`), from the innermost frame outside kata and torch;
-    with `target`, the name it is assigned to where there is one (`out`)."""
+    """The factory call as the wrapper wrote it (`torch.empty(n)`), from the innermost frame outside this module and
+    torch: the learner's wrapper, or a known mistake's (kata's own file, under checker/, which the frames of the spec
+    and the engine further out must not stand for: a frame past the wrapper is a caller's line, not the call); with
+    `target`, the name it is assigned to where there is one (`out`)."""
     import linecache
 
     import torch
 
-    skip = (os.path.dirname(torch.__file__), os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    skip = (os.path.dirname(torch.__file__), os.path.abspath(__file__))
     frame = sys._getframe(2)
     while frame is not None and (frame.f_code.co_filename.startswith(skip) or frame.f_code.co_filename.startswith("<")):
         frame = frame.f_back
@@ -782,7 +852,8 @@ def run_guarded(wrapper: Callable[..., Any], args: dict, *, block_bound: int | N
         _note_host(call, value)
     return Guarded(value=None if error else value, launches=call.launches, error=error,
                    unstored=0 if error else _unstored(call, value), around=_around(call), modified=_modified(call),
-                   no_device=call.no_device, aliases=[] if error else _aliases(call, value))
+                   no_device=call.no_device, aliases=[] if error else _aliases(call, value),
+                   rewritten=0 if error else _rewritten(call, value))
 
 
 def _unstored(call: _Call, value: Any) -> int:

@@ -112,6 +112,7 @@ def record(guarded: Any) -> dict[str, Any]:
     return {
         "error": None if error is None else [str(error.kind), str(error.message)],
         "unstored": int(guarded.unstored),
+        "rewritten": int(getattr(guarded, "rewritten", 0)),
         "total": int(value.numel()) if hasattr(value, "numel") and error is None else 0,
         "around": sorted(str(n) for n in guarded.around),
         "modified": sorted(str(n) for n in guarded.modified),
@@ -175,6 +176,12 @@ def compare(kata: Any, case: spec_api.Case, expected: list[spec_api.Outcome], go
                                        "of the result must be written by a kernel the wrapper launched (a grid too "
                                        "small, a dropped tail, or torch computing the result after the launch?)",
                                        k=f"{unstored:,}", n=f"{total:,}"))]
+    rewritten = int(guard.get("rewritten") or 0)
+    if rewritten:
+        return [Problem("rule", "", tr("{k} of {n} returned elements were changed after your kernel stored them: torch "
+                                       "finished the result after the launch (out /= …, out.div_(…), out += …). The "
+                                       "kernel must store the final values; do that step inside it",
+                                       k=f"{rewritten:,}", n=f"{total:,}"))]
     return problems
 
 
@@ -187,7 +194,7 @@ def matches(kata: Any, case: spec_api.Case, expected: list[spec_api.Outcome], va
     mine, theirs = seen(variant), seen(got)
     if _rules(mine) != _rules(theirs):
         return False
-    if mine.get("error") or mine.get("unstored"):
+    if mine.get("error") or mine.get("unstored") or mine.get("rewritten"):
         return True
     want = _layout(expected[0].value)
     if _layout(variant.value) != want or _layout(got.value) != want:  # a wrong dtype or shape is the report
@@ -202,6 +209,7 @@ def _layout(value: Any) -> Any:
 def _rules(guard: dict[str, Any]) -> tuple:
     error = guard.get("error")
     return ((error[0], _words(error[1])) if error else None, int(guard.get("unstored") or 0),
+            int(guard.get("rewritten") or 0),
             tuple(guard.get("around") or ()), tuple(guard.get("modified") or ()), tuple(guard.get("aliases") or ()),
             bool(guard.get("no_device")), bool(guard.get("launches")))
 

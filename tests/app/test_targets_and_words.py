@@ -378,8 +378,8 @@ def test_the_readme_installs_from_pypi_first_gives_the_cpu_index_and_practises_i
     assert cpu.replace("pip install torch --index-url https://download.pytorch.org/whl/cpu",
                        "pip install torch==2.13.0") == first  # the same command but for where torch comes from
     run = (ROOT / ".ci" / "run").read_text()
-    assert "pip install -q torch==2.13.0" in run and blocks[2].strip() == "pip install -e '.[dev,crosscheck]' && pytest"
-    assert "pip install -q -e '.[dev,crosscheck]'" in run and "\npytest" in run
+    assert "pip install -q torch==2.13.0" in run and blocks[2].strip() == "pip install -e '.[dev,crosscheck,kernels]' && pytest"
+    assert "pip install -q -e '.[dev,crosscheck,kernels]'" in run and "\npytest" in run
 
 
 def test_torch_is_bounded_below_only():

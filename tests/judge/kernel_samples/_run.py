@@ -93,6 +93,7 @@ CASES = {
     "softmax_other_zero": lambda: softmax_case("negative"), "softmax_no_max": lambda: softmax_case("large"),
     "softmax_row_stride_n": lambda: softmax_case("slice"), "softmax_grid_small": lambda: softmax_case("plain"),
     "softmax_gap_write": lambda: softmax_case("slice"), "softmax_whole_row": lambda: softmax_case("wide"),
+    "softmax_torch_normalises": lambda: softmax_case("odd_rows"),
     "layernorm_eps_outside": layernorm_case, "online_softmax_max_zero": lambda: online_case("deep"),
     "matmul_fp16_acc": lambda: matmul_case("half"), "matmul_k_tail": lambda: matmul_case("float"),
     "matmul_bk8": lambda: matmul_case("float"), "matmul_grid_swapped": lambda: matmul_case("float"),
@@ -136,6 +137,7 @@ def judge(name: str) -> dict:
              ("around", bool(guarded.around), guarded.around), ("modified", bool(guarded.modified), guarded.modified),
              ("no_device", bool(guarded.no_device), guarded.no_device),
              ("unstored", guarded.unstored > 0, guarded.unstored),
+             ("rewritten", guarded.rewritten > 0, guarded.rewritten),
              ("values", not _close(guarded.value, expected), None)]
     for what, hit, detail in found:
         if hit:
