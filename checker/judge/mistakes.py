@@ -71,6 +71,10 @@ MAX_FAILING = 8  # then one more per failing family, up to this many
 MAX_PASSING = 40  # passing cases checked for the surviving variants: one per named family first
 MAX_FURTHER = 24  # failing cases examined further, only while several variants still explain the learner
 SECONDS = 10.0
+# A kernel kata's variants are Triton kernels run under the interpreter, program after program: a few cases of them
+# cost what a torch kata's whole naming does (measured at load 15 on 2 cores: flash-attention's drills went unnamed
+# at 10 s in one run of three). The limit only bounds a naming that cannot finish; a named report is worth the wait.
+KERNEL_SECONDS = 30.0
 # A case's error that a variant raising can stand for: an exception raised in the case, not the
 # process running out of time or memory, nor a refusal of the sandbox.
 NOT_A_CRASH = ("Stopped", "MemoryError", "SystemExit", "KeyboardInterrupt", "ImportError")
@@ -89,7 +93,8 @@ def name_mistakes(run: Any, results: list[CaseResult]) -> list[CaseResult]:
         send(fd, {"m": "named", "index": choose(run, results)})
 
     stream = run.children.fork(body)
-    run.children.collect([stream], time.monotonic() + SECONDS)
+    limit = KERNEL_SECONDS if getattr(run.kata, "needs", None) == "triton" else SECONDS
+    run.children.collect([stream], time.monotonic() + limit)
     verdict = stream.has("named")
     index = verdict[0].get("index") if verdict else None
     if not isinstance(index, int) or not 0 <= index < len(mistakes):
