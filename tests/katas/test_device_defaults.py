@@ -87,6 +87,7 @@ DEFAULT_PATHS: dict[str, dict[str, str]] = {
     "triton-vector-add": {"BLOCK": "default_block"},
     "triton-flash-attention": {"causal": "defaults", "BM": "defaults", "BN": "defaults"},
     "triton-layernorm": {"eps": "default_eps"},
+    "triton-matmul": {"BM": "default_blocks", "BN": "default_blocks", "BK": "default_blocks"},
     "triton-reduce-sum": {"BLOCK": "default_block"},
     "triton-online-softmax": {"BLOCK": "default_block"},
     "preference-losses": {"ref_chosen_logps": "device_simpo", "ref_rejected_logps": "device_simpo", "loss_type": "device_defaults", "beta": "device_defaults", "label_smoothing": "device_defaults", "simpo_gamma": "device_defaults", "chosen_lengths": "device_defaults", "rejected_lengths": "device_defaults"},

@@ -1,0 +1,31 @@
+# kata: triton-matmul
+# why: two mistakes at once: no K mask and the grid (N blocks, M blocks); no single known mistake explains it
+# mistake: none
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        rk = k0 + tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak, mask=rm[:, None] < M, other=0.0)
+        b = tl.load(b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn, mask=rn[None, :] < N, other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def matmul(a, b, BM=32, BN=32, BK=32):
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=a.dtype, device=a.device)
+    matmul_kernel[(triton.cdiv(N, BN), triton.cdiv(M, BM))](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                                                            b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                                            BM=BM, BN=BN, BK=BK)
+    return c
