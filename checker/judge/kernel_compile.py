@@ -136,8 +136,10 @@ def _compile(fn: Any, signature: dict, context: dict) -> str | None:
     """None when `fn` compiles to TTIR for the target with `signature`; else the compiler's last line."""
     from triton.compiler.compiler import ASTSource
 
+    import triton.language as tl
+
     types = {name: "constexpr" if isinstance(kind, dict) else kind for name, kind in signature.items()}
-    constexprs = {name: kind["constexpr"] for name, kind in signature.items() if isinstance(kind, dict)}
+    constexprs = {name: _constexpr(kind["constexpr"], tl) for name, kind in signature.items() if isinstance(kind, dict)}
     try:
         source = ASTSource(fn, types, constexprs)
         source.make_ir(context["target"], context["options"], context["codegen"], context["modules"],
@@ -165,8 +167,18 @@ def _context() -> dict:
             "modules": backend.get_module_map(), "ir": context}
 
 
+def _constexpr(value: Any, tl: Any) -> Any:
+    """A constexpr as the launch passed it: a dtype (`OUT=tl.float16`) travels as {"tl_dtype": "fp16"}."""
+    if isinstance(value, dict) and isinstance(value.get("tl_dtype"), str):
+        return tl.dtype(value["tl_dtype"])
+    return value
+
+
 def _constexpr_words(signature: dict) -> str:
-    return ", ".join(f"{name}={kind['constexpr']}" for name, kind in signature.items() if isinstance(kind, dict))
+    def said(value: Any) -> Any:
+        return value["tl_dtype"] if isinstance(value, dict) and "tl_dtype" in value else value
+
+    return ", ".join(f"{name}={said(kind['constexpr'])}" for name, kind in signature.items() if isinstance(kind, dict))
 
 
 MEMORY_BYTES = 4096 * 1024 * 1024  # as checker.judge.worker.Limits: on top of what the process already maps

@@ -628,6 +628,8 @@ def _plain(value: Any) -> Any:
         return value
     if hasattr(value, "value"):  # tl.constexpr
         return _plain(value.value)
+    if type(value).__name__ == "dtype" and type(value).__module__.startswith("triton"):  # OUT=tl.float16
+        return {"tl_dtype": str(value)}  # "fp16": kernel_compile makes it a tl.dtype again (a string would not compile)
     return str(value)
 
 
