@@ -157,11 +157,11 @@ def _key(launch: Any) -> str:
 
 def launches(outcomes: Iterable[Any]) -> list[Any]:
     """The distinct launches (kernel and signature) the learner's outcomes recorded, at most SIGNATURES_PER_KERNEL
-    per kernel, in the order the cases made them."""
+    per kernel: first one of each distinct set of argument types (a float16 launch compiles what a float32 one does
+    not: an accumulator whose type `acc += tl.dot` changes), then the others in the order the cases made them."""
     from checker.judge import kernels
 
-    seen: dict[str, list[str]] = {}
-    found = []
+    candidates: dict[str, dict[str, kernels.Launch]] = {}  # kernel -> signature key -> its first launch, in order
     for outcome in outcomes:
         record = outcome.extras.get(GUARD) if outcome is not None else None
         if not isinstance(record, dict):
@@ -170,13 +170,24 @@ def launches(outcomes: Iterable[Any]) -> list[Any]:
             if not isinstance(launch, dict) or not isinstance(launch.get("kernel"), str):
                 continue
             signature = launch.get("signature") if isinstance(launch.get("signature"), dict) else {}
+            kinds = candidates.setdefault(launch["kernel"], {})
             key = repr(sorted(signature.items(), key=repr))
-            kinds = seen.setdefault(launch["kernel"], [])
-            if key in kinds or len(kinds) >= SIGNATURES_PER_KERNEL:
-                continue
-            kinds.append(key)
-            grid = tuple(int(g) for g in launch.get("grid") or (1, 1, 1))
-            found.append(kernels.Launch(kernel=launch["kernel"], grid=grid, signature=signature))
+            if key not in kinds:
+                grid = tuple(int(g) for g in launch.get("grid") or (1, 1, 1))
+                kinds[key] = kernels.Launch(kernel=launch["kernel"], grid=grid, signature=signature)
+    found = []
+    for kinds in candidates.values():
+        chosen: list[kernels.Launch] = []
+        types: set[str] = set()
+        for launch in kinds.values():  # one of each set of argument types first
+            typed = repr(sorted((k, v) for k, v in launch.signature.items() if not isinstance(v, dict)))
+            if typed not in types and len(chosen) < SIGNATURES_PER_KERNEL:
+                types.add(typed)
+                chosen.append(launch)
+        for launch in kinds.values():
+            if launch not in chosen and len(chosen) < SIGNATURES_PER_KERNEL:
+                chosen.append(launch)
+        found += chosen
     return found
 
 

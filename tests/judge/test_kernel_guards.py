@@ -199,6 +199,23 @@ def test_compile_takes_at_most_four_signatures_a_kernel():
     assert [c["signature"]["B"]["constexpr"] for c in chosen[:4]] == [16, 32, 64, 128]
 
 
+def test_the_check_compiles_a_float16_launch_that_comes_after_four_float32_ones():
+    """Four float32 launches with different blocks, then a float16 one: the float16 launch is among the four a kernel
+    compiles (a float16 accumulator's type change shows only there), then the others in launch order."""
+    from checker.judge import kernel_check
+    from checker.judge.spec import Outcome
+
+    def outcome(pointer, block):
+        signature = {"a_ptr": pointer, "BK": {"constexpr": block}}
+        return Outcome(None, {kernel_check.GUARD: {"kernels": [{"kernel": "mm", "grid": [1, 1, 1],
+                                                                "signature": signature}]}})
+
+    outcomes = [outcome("*fp32", b) for b in (16, 32, 64, 128)] + [outcome("*fp16", 32), outcome("*fp32", 16)]
+    chosen = kernel_check.launches(outcomes)
+    assert [(c.signature["a_ptr"], c.signature["BK"]["constexpr"]) for c in chosen] == [
+        ("*fp32", 16), ("*fp16", 32), ("*fp32", 32), ("*fp32", 64)]
+
+
 @needs_triton
 def test_a_compile_that_runs_long_is_stopped(tmp_path):
     path = tmp_path / "slow.py"
