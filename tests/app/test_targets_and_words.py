@@ -366,9 +366,17 @@ def _bash_blocks(text: str) -> list[str]:
     return re.findall(r"```bash\n(.*?)```", text, re.S)
 
 
+def _tests_block(text: str) -> str:
+    """The README's test command: the first bash block under its Tests heading."""
+    heading = re.search(r"^## (Tests|测试)$", text, re.M)
+    assert heading, "the README has no Tests section"
+    return _bash_blocks(text[heading.end():])[0].strip()
+
+
 @pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
 def test_the_readme_installs_from_pypi_first_gives_the_cpu_index_and_practises_in_a_folder(readme):
-    blocks = _bash_blocks((ROOT / readme).read_text(encoding="utf-8"))
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    blocks = _bash_blocks(text)
     first = blocks[0].strip()
     assert "pip install torch==2.13.0 &&" in first and "download.pytorch.org" not in first  # works with PyPI alone
     assert re.search(r"(mkdir -p (\S+) && cd \2|--dir \S+)", first), first  # never writes into the clone's root
@@ -378,7 +386,7 @@ def test_the_readme_installs_from_pypi_first_gives_the_cpu_index_and_practises_i
     assert cpu.replace("pip install torch --index-url https://download.pytorch.org/whl/cpu",
                        "pip install torch==2.13.0") == first  # the same command but for where torch comes from
     run = (ROOT / ".ci" / "run").read_text()
-    assert "pip install -q torch==2.13.0" in run and blocks[2].strip() == "pip install -e '.[dev,crosscheck,kernels]' && pytest"
+    assert "pip install -q torch==2.13.0" in run and _tests_block(text) == "pip install -e '.[dev,crosscheck,kernels]' && pytest"
     assert "pip install -q -e '.[dev,crosscheck,kernels]'" in run and "\npytest" in run
 
 
