@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from checker.app import demo
-from checker.judge import mistakes
+from checker.judge import codec, mistakes
 from checker.judge import spec as spec_api
 from checker.judge.compare import verdict_only
 from checker.judge.devices import DeviceProblem
@@ -141,14 +141,134 @@ def name_in_process(kata: catalog.Kata, entry: Any, seed: int, random_draws: int
                     variants: tuple | None = None) -> tuple[str | None, list[CaseResult]]:
     """The key the check would name `entry` by on `seed` (None: no name), and the results it judged. `variants`
     replaces the spec's MISTAKES (a test of the rule itself)."""
+    named, results, _ = _name(kata, entry, seed, random_draws, variants, None)
+    return named, results
+
+
+def name_written_out(kata: catalog.Kata, entry: Any, fn: Any, seed: int, random_draws: int | None = DRAWS,
+                     at_least: int = 12) -> tuple[str | None, list[CaseResult], list[str]]:
+    """`name_in_process` for `entry`, a known mistake `fn` written out as a learner's file (`kata demo`), and the
+    cases on which the file does not compute what `fn` computes: a different answer, or a different exception. Compared
+    on every case the naming ran `fn` on (the failing cases it examined and the passing ones it held `fn` to), and on
+    the run's first cases until `at_least` are compared."""
+    return _name(kata, entry, seed, random_draws, None, (fn, at_least))
+
+
+def _name(kata, entry, seed, random_draws, variants, compare) -> tuple[str | None, list[CaseResult], list[str]]:
     run, results = judge_in_process(kata, entry, seed, random_draws=random_draws, words=False)
+    differ: list[str] = []
     try:
         if variants is not None:
             run.spec = _With(run.spec, tuple(variants))
-        index = mistakes.choose(run, results)
+        with _remembered_attempts():
+            index = mistakes.choose(run, results)
+            if compare is not None:
+                differ = _disagreements(run, results, *compare)
     finally:
         run.cleanup()
-    return (None if index is None else run.spec.MISTAKES[index].key), results
+    return (None if index is None else run.spec.MISTAKES[index].key), results, differ
+
+
+def _disagreements(run: _Run, results: list[CaseResult], fn: Any, at_least: int) -> list[str]:
+    """The judged cases where the learner's answers (run.got; a crash: its exception type) are not `fn`'s."""
+    position = {c.name: i for i, c in enumerate(run.cases)}
+    cases = {c.name: c for c in run.cases}
+    ran = _ATTEMPTS.get((run.kata.id, run.cases[0].seed), {})
+    attempted = {key[0] for key in ran if key[2] is fn}
+    judged = [r for r in results if r.name in cases]
+    chosen = [r for r in judged if r.name in attempted]
+    chosen += [r for r in judged if r.name not in attempted][:max(0, at_least - len(chosen))]
+    differ = []
+    for r in chosen:
+        case = cases[r.name]
+        outcome, _, error = mistakes._attempt(run, fn, case, position[case.name])
+        if outcome is None or r.name not in run.got:
+            mine = r.error.type if r.error is not None else (
+                "DeviceProblem" if any(p.kind == "device" for p in r.problems) else "an answer")
+            if (error or "an answer") != mine:
+                differ.append(f"{r.name}: the variant gives {error or 'an answer'}, the file {mine}")
+            continue
+        mine = run.got[r.name]
+        if not close(outcome.value, mine.value) or not all(
+                close(v, mine.extras.get(k)) for k, v in outcome.extras.items() if _computed(v)):
+            differ.append(f"{r.name}: the variant and the file give different answers")
+    return differ
+
+
+def _computed(value: Any) -> bool:
+    """An extra the function computed (a tensor, a flag, a tuple of them), not a diagnosis in words: those name the
+    line of the file that did it (a device problem, a float64 made at, the guards' findings), which differs between the
+    variant's module and the file written from it."""
+    if isinstance(value, (list, tuple)):
+        return all(_computed(v) for v in value)
+    return value is None or isinstance(value, (codec.TensorValue, bool, int, float))
+
+
+def close(a: Any, b: Any) -> bool:
+    """`same`, or equal within float rounding where two runs of one function may round differently (NaN equal to NaN)."""
+    if isinstance(a, codec.TensorValue) and isinstance(b, codec.TensorValue):  # an answer as the parent decodes it
+        return (a.dtype, a.shape, a.device, a.requires_grad) == (b.dtype, b.shape, b.device, b.requires_grad) and (
+            a.data is None and b.data is None or close(a.data, b.data))
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if a.device.type == "meta" or torch.equal(a, b):
+            return True
+        return a.dtype.is_floating_point and torch.allclose(a, b, equal_nan=True)
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(close(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(close(x, y) for x, y in zip(a, b))
+    return same(a, b)
+
+
+# (kata, seed) -> {(case, position, variant, device, the answers the case is judged against): [_attempt's result, its
+# verdict (mistakes._wrong) once asked]}
+_ATTEMPTS: dict[tuple, dict] = {}
+
+
+@contextlib.contextmanager
+def _remembered_attempts():
+    """mistakes._attempt and mistakes._wrong, each variant run and judged once per case and seed in this process.
+
+    The suite names thousands of files on the same two seeds, and each naming runs every known mistake on the cases
+    that file fails and passes: the same variant on the same case over and over (most of the namer's tests' time; a
+    Triton kata's variant is a whole kernel under the interpreter). A variant's answer depends only on the case, its
+    position in the run (the global random state the child is reset to), the device, and what _attempt reads of the
+    run besides: whether the case has the reference's answers kept, and which (a spec's compare hook finds writes
+    into a cache); its verdict, on the answer and those answers. Each caller gets its own copy of the outcome."""
+    plain_attempt, plain_wrong = mistakes._attempt, mistakes._wrong
+    handed: dict[int, list] = {}  # id(outcome copy handed out) -> its entry, while this naming runs
+
+    def remembered(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple:
+        kept = run.expected.get(case.name)
+        key = (case.name, position, fn, str(run.device),
+               None if kept is None else tuple((id(a), a.convention) for a in kept))
+        group = _ATTEMPTS.setdefault((run.kata.id, case.seed), {})
+        if key not in group:
+            group[key] = [plain_attempt(run, fn, case, position), None]
+            while len(_ATTEMPTS) > 4:  # one kata's seeds together: a few kept, not every kata's
+                _ATTEMPTS.pop(next(iter(_ATTEMPTS)))
+        entry = group[key]
+        copied = copy.deepcopy(entry[0])
+        if copied[0] is not None:
+            handed[id(copied[0])] = (entry, copied[0])  # the copy kept alive: its id is not reused meanwhile
+        return copied
+
+    def wrong(run: Any, case: spec_api.Case, outcome: Any) -> bool:
+        found = handed.get(id(outcome))
+        if found is None or found[1] is not outcome:
+            return plain_wrong(run, case, outcome)
+        entry = found[0]
+        if entry[1] is None:
+            entry[1] = plain_wrong(run, case, outcome)
+        return entry[1]
+
+    mistakes._attempt, mistakes._wrong = remembered, wrong
+    try:
+        yield
+    finally:
+        mistakes._attempt, mistakes._wrong = plain_attempt, plain_wrong
 
 
 class _With:

@@ -1,7 +1,7 @@
 """Every kata's known mistakes, wrong files and drills are named as they are, by the namer the check runs.
 
 For every kata: each known mistake has a label and a fix in both languages; written out as a learner's file
-(`kata demo`), it fails and is named as itself (on seed 1 or 2, in turn); every wrong file of the corpus and every drill
+(`kata demo`), it computes what the variant computes, fails and is named as itself (on seed 1 or 2, in turn); every wrong file of the corpus and every drill
 fails and is named as it declares (`# mistake: <key>`, `none` when no single variant models it; a drill is
 its own key) on one seed: a wrong file on seed 1 (it fails through the real engine on seed 11 too, in
 tests/katas/test_corpus.py), a drill on seed 2 (it is named through the real engine on seed 1, in
@@ -15,11 +15,13 @@ import pytest
 from checker.judge.results import Status
 from checker.text import catalog
 from tests.conftest import CORPUS
-from tests.namer import (DRAWS, declared_mistake, first_failing_named_case, kata_of, load, name_in_process, refused,
-                          spec_of, written_out)
+from tests.namer import (DRAWS, declared_mistake, first_failing_named_case, kata_of, load, name_in_process, name_written_out,
+                          refused, spec_of, written_out)
 
-# sample-token's statistical cases draw thousands of tokens each: fewer random draws keep its checks as quick
-DRAWS_OF = {"sample-token": 6, "sinusoidal-pe": 6}
+# sample-token's statistical cases draw thousands of tokens each: fewer random draws keep its checks as quick. A Triton
+# kernel kata's draws are its largest launches under the interpreter (80 % of a check), and its known mistakes each
+# fail a named case on every seed (tests/katas/kernels/*_specs.py): two draws of each.
+DRAWS_OF = {"sample-token": 6, "sinusoidal-pe": 6} | {k.id: 2 for k in catalog.KATAS if k.needs == "triton"}
 WRITTEN_SEEDS = (1, 2)
 
 
@@ -43,7 +45,10 @@ def test_every_mistake_written_out_is_named_as_itself(kata_id, index, key, tmp_p
     # One seed a mistake, seeds 1 and 2 in turn down a kata's list: every kata's namer meets both seeds, and the
     # rules each mistake breaks are failed by a named case on 10 seeds (the last test of this file).
     seed = WRITTEN_SEEDS[index % len(WRITTEN_SEEDS)]  # a variant that raises where it is wrong is named by its crashes
-    named, results = name_in_process(kata, entry, seed, random_draws=DRAWS_OF.get(kata_id, DRAWS))
+    named, results, differ = name_written_out(kata, entry, mistake.fn, seed, random_draws=DRAWS_OF.get(kata_id, DRAWS))
+    # `kata demo` writes the mistake out as a file that computes exactly what the variant computes: compared on every
+    # case the naming ran the variant on, and at least the run's first twelve (a dropped helper or switch differs there)
+    assert not differ, f"{kata_id}: '{key}' written out is not the variant: {differ[:3]}"
     assert any(r.status is not Status.PASS for r in results), f"{key} passes every case of seed {seed}"
     assert named == key, f"{kata_id}: the file written from '{key}' is named {named!r} on seed {seed}"
 
@@ -86,3 +91,15 @@ def test_every_known_mistake_fails_a_named_case_on_every_seed(kata_id):
     missed = [(m.key, seed) for m in spec_of(kata).MISTAKES for seed in range(10)
               if first_failing_named_case(kata, m.fn, seed) is None]
     assert not missed, f"{kata_id}: passes every named case: {missed[:10]}"
+
+
+@pytest.mark.parametrize("kata_id", ["gae", "logistic-regression", "dropout"])
+def test_a_written_out_file_that_is_not_its_variant_is_caught(kata_id):
+    """The comparison above is not vacuous: a file that computes another mistake's function, or the right one, differs
+    from the variant on the cases compared."""
+    kata = catalog.get(kata_id)
+    mistakes = spec_of(kata).MISTAKES
+    first, second = mistakes[0], next(m for m in mistakes[1:] if m.key != mistakes[0].key)
+    for stand_in in (second.fn, load(kata.reference_path, kata)):
+        _, _, differ = name_written_out(kata, stand_in, first.fn, 1, random_draws=2)
+        assert differ, f"{kata_id}: a file computing something else passed as '{first.key}' written out"
