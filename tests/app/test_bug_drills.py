@@ -96,7 +96,9 @@ def test_no_comment_string_or_name_gives_the_drill_away(path):
 def test_the_drill_fails_with_its_own_mistake_named_and_passes_undone(path, tmp_path):
     kata, drill = kata_of(path), drill_of(path)
     # Its named cases and the first DRAWS random draws (the namer's fork names every failing case: with every draw,
-    # most of the test's time); the undone file, a right answer, meets every case.
+    # most of the test's time); the undone file, a right answer, on the same cases, where every rule of the contract
+    # is a named case (on every draw, the 287 undone files were 90 s of the suite; the corpus's right files and the
+    # solutions meet every draw).
     result = run_check(path, kata.id, seed=1, draws=DRAWS)
     assert result.status is not Status.PASS, f"{ids(path)} passes its check"
     label = kata.text().mistakes[drill.key].label
@@ -106,7 +108,7 @@ def test_the_drill_fails_with_its_own_mistake_named_and_passes_undone(path, tmp_
     assert named == {label}, f"{ids(path)}: named {named}: one name per run, the drill's own"
     undone = tmp_path / kata.filename
     undone.write_text(drill.undone(), encoding="utf-8")
-    fixed = run_check(undone, kata.id, seed=1)
+    fixed = run_check(undone, kata.id, seed=1, name=False, draws=DRAWS)
     assert fixed.passed, f"{ids(path)} with its undo applied: {fixed.message or [c.name for c in fixed.failures()][:5]}"
 
 
