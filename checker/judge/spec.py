@@ -61,7 +61,7 @@ class Inputs:
     args: dict[str, Any]  # keyword arguments (CPU tensors, arrays, Python values)
     init: dict[str, Any] = field(default_factory=dict)  # modules: __init__ kwargs
     params: dict[str, torch.Tensor] | None = None  # modules: tensors loaded by name (`load_params`)
-    train: bool = False  # modules: train() or eval()
+    train: bool | None = False  # modules: train() or eval(); None: as the module is (a module called again)
     grad_of: tuple[str, ...] = ()  # args whose gradients are compared (modules add every parameter)
     probe: torch.Tensor | None = None  # backward of (first output * probe).sum(); None = .sum()
     show: dict[str, Any] = field(default_factory=dict)  # scalars the report shows (gamma, eps, …)
@@ -244,7 +244,8 @@ def _call(kata: Any, entry: Any, inputs: Inputs, device: torch.device) -> Outcom
             load_params(module, inputs.params)
         if _elsewhere(module, device):
             module.to(device)
-        module.train(inputs.train)
+        if inputs.train is not None:
+            module.train(inputs.train)
     fn = module if module is not None else entry
     if module is not None and next(iter(args), None) == "x":
         # A module's input goes in by position (the rest by name): forward(self, hidden_states),

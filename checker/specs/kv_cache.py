@@ -155,7 +155,9 @@ class _Schedule:
     def step(self, x: torch.Tensor, cache):
         n = len(self.lengths) + 1
         before = None if cache is None else [(tuple(t.shape), t.detach().clone()) for t in cache]
-        inputs = Inputs(args={"x": x, "past_kv": cache}, simulate=self.simulate)
+        # train=None: the module stays in the mode it was put in (eval), not set again at every call (a walk over
+        # every submodule: an eighth of an mla check's CPU)
+        inputs = Inputs(args={"x": x, "past_kv": cache}, simulate=self.simulate, train=None)
         value = spec_api.call(self.kata, lambda: self.module, inputs, self.device, self.track_device).value
         self.lengths.append(x.size(1))
         if before is not None:
