@@ -27,6 +27,7 @@ tests), after entering the interpreter. `kata demo` writes out the function it r
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 from typing import Any, Callable
@@ -73,13 +74,16 @@ def lazy(module: str, name: str) -> Lazy:
 # ---------------------------------------------------------------- the hooks
 
 
-def hooks(block_bound: Callable[[dict], int | None]) -> tuple[Callable, Callable, Callable, Callable]:
+def hooks(block_bound: Callable[[dict], int | None], banned_in_torch: tuple[str, ...] = ()
+          ) -> tuple[Callable, Callable, Callable, Callable]:
     """(call, expected, compare, matches) for a kernel kata whose cases allow `block_bound(args)` elements a
-    load or store."""
+    load or store. `banned_in_torch`: torch functions the contract bans with their method forms ("var": torch.var
+    and x.var()); the check refuses the function by its name before running, but a method's owner is only known
+    when it runs, so while the wrapper runs each of them raises a guard error."""
 
     def call(kata: Any, entry: Any, inputs: spec_api.Inputs, device: Any, track_device: bool = False
              ) -> spec_api.Outcome:
-        return run(entry, inputs, block_bound(inputs.args))
+        return run(entry, inputs, block_bound(inputs.args), banned_in_torch)
 
     def expected(kata: Any, entry: Any, inputs: spec_api.Inputs, device: Any) -> list[spec_api.Outcome]:
         return [spec_api.Outcome(entry(**dict(inputs.args)))]
@@ -87,11 +91,42 @@ def hooks(block_bound: Callable[[dict], int | None]) -> tuple[Callable, Callable
     return call, expected, compare, matches
 
 
-def run(entry: Any, inputs: spec_api.Inputs, bound: int | None) -> spec_api.Outcome:
+def run(entry: Any, inputs: spec_api.Inputs, bound: int | None, banned_in_torch: tuple[str, ...] = ()
+        ) -> spec_api.Outcome:
     """The wrapper run once under the guards: its value, and what the guards saw under extras[GUARD]."""
     kernel_check.enter()
-    guarded = kernels.run_guarded(entry, dict(inputs.args), block_bound=bound)
+    with _refused(banned_in_torch):
+        guarded = kernels.run_guarded(entry, dict(inputs.args), block_bound=bound)
     return spec_api.Outcome(guarded.value if guarded.error is None else None, {GUARD: record(guarded)})
+
+
+@contextlib.contextmanager
+def _refused(names: tuple[str, ...]):
+    """torch.<name> and the Tensor method <name>, for each of `names`, raise a guard error ("banned") while this
+    lasts: a layernorm wrapper that takes x.var() in torch and hands the kernel only the normalising."""
+    import torch
+
+    # (owner, name, its own attribute or None where it inherits one: torch.Tensor's methods live on TensorBase)
+    saved = [(owner, name, vars(owner).get(name)) for name in names for owner in (torch, torch.Tensor)
+             if hasattr(owner, name)]
+
+    def refusing(name: str) -> Callable[..., Any]:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise kernels.GuardError("banned", tr(
+                "your wrapper computes {name}() with torch, which this kata bans (torch.{name} and the .{name}() "
+                "method): the statistics are your kernel's to compute", name=name))
+        return refuse
+
+    for owner, name, _ in saved:
+        setattr(owner, name, refusing(name))
+    try:
+        yield
+    finally:
+        for owner, name, original in saved:
+            if original is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
 
 
 def record(guarded: Any) -> dict[str, Any]:

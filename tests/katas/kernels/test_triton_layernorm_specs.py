@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import textwrap
+from pathlib import Path
 
 import pytest
 import torch
@@ -19,6 +20,7 @@ from tests.spec_support import cases, fresh, reference_of, roundtrip, spec_of
 
 KATA = "triton-layernorm"
 CPU = torch.device("cpu")
+CORPUS_FILE = Path(__file__).resolve().parents[2] / "corpus" / "triton_layernorm" / "wrong_stats_in_torch.py"
 NAMED = ("power_of_two", "ragged", "tiny_variance", "eps_argument", "mean_100", "float16_mean_100", "strided_rows",
          "one_column", "one_long_row", "float16_ragged", "default_eps")
 
@@ -220,3 +222,25 @@ def _solution(name: str):
     module = importlib.util.module_from_spec(module_spec)
     module_spec.loader.exec_module(module)
     return module.layernorm
+
+
+def test_the_statistics_taken_with_torch_methods_fail_and_torch_is_given_back(interpreted):
+    """The contract bans torch.var and torch.std "and their methods": refused by name before running, the method
+    forms while the wrapper runs (a kernel that only normalises what x.var() found). Outside the call, they work."""
+    import tempfile
+
+    from tests.namer import load
+
+    spec, kata = spec_of(KATA), catalog.get(KATA)
+    case = _named()["ragged"]
+    for slip in ("xf.var(dim=-1, unbiased=False)", "xf.std(dim=-1, unbiased=False) ** 2",
+                 "torch.var_mean(xf, dim=-1, unbiased=False)[0]"):
+        source = CORPUS_FILE.read_text().replace("xf.var(dim=-1, unbiased=False)", slip)
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / "layernorm.py"
+            copy.write_text(source)
+            problems = _judged(spec, kata, case, load(copy, kata))
+        assert len(problems) == 1 and "bans" in problems[0].message and "()" in problems[0].message, (slip, problems)
+    x = torch.arange(6.0).reshape(2, 3)
+    assert torch.equal(x.var(dim=-1), torch.tensor([1.0, 1.0])) and torch.var(x).item() == 3.5
+    assert "var" not in vars(torch.Tensor) and "std" not in vars(torch.Tensor)
