@@ -238,7 +238,7 @@ def _remembered_attempts():
     run besides: whether the case has the reference's answers kept, and which (a spec's compare hook finds writes
     into a cache); its verdict, on the answer and those answers. Each caller gets its own copy of the outcome."""
     plain_attempt, plain_wrong = mistakes._attempt, mistakes._wrong
-    handed: dict[int, list] = {}  # id(outcome copy handed out) -> its entry, while this naming runs
+    handed: dict[int, tuple] = {}  # id(outcome copy handed out) -> (its entry, the copy), while this naming runs
 
     def remembered(run: Any, fn: Any, case: spec_api.Case, position: int) -> tuple:
         kept = run.expected.get(case.name)
